@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the SLUB per-cpu partial accounting (mm/slub_partial.rs)
+ * against values derived here and against the C original.
+ */
+#include <kunit/test.h>
+#include <linux/kernfs.h>
+#include <linux/prandom.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/slub_partial.h>
+#include <linux/sysfs.h>
+
+#include "slab.h"
+
+/* Object size and slab geometry of the caches the list tests create. */
+#define TEST_OBJ_SIZE		256
+#define TEST_SLABS		40
+#define TEST_CPU_PARTIAL	30	/* the seed's object target */
+
+static const enum slub_partial_impl impls[] = { SLUB_PARTIAL_RUST, SLUB_PARTIAL_C };
+
+static void impl_to_desc(const enum slub_partial_impl *impl, char *desc)
+{
+	strscpy(desc, *impl == SLUB_PARTIAL_RUST ? "rust" : "c", KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(impl, impls, impl_to_desc);
+
+static void restore_impl(void *prev)
+{
+	slub_partial_select((enum slub_partial_impl)(uintptr_t)prev);
+}
+
+/* Runs the rest of the test with @impl, restoring the boot choice after. */
+static void use_impl(struct kunit *test, enum slub_partial_impl impl)
+{
+	enum slub_partial_impl prev = slub_partial_selected();
+
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, restore_impl,
+							   (void *)(uintptr_t)prev));
+	slub_partial_select(impl);
+}
+
+static void destroy_cache(void *s)
+{
+	kmem_cache_destroy(s);
+}
+
+static struct kmem_cache *test_cache(struct kunit *test, const char *name,
+				     slab_flags_t flags)
+{
+	struct kmem_cache *s = kmem_cache_create(name, TEST_OBJ_SIZE, 0,
+						 SLAB_NO_MERGE | flags, NULL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, destroy_cache, s));
+	return s;
+}
+
+static void enable_migration(void *unused)
+{
+	migrate_enable();
+}
+
+/* Keeps the test on one CPU, so that "this CPU's list" stays the same. */
+static void pin_cpu(struct kunit *test)
+{
+	migrate_disable();
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, enable_migration, NULL));
+}
+
+/* Smallest n with n * per_slab >= 2 * objects: the half-full assumption. */
+static unsigned int expected_slabs(unsigned int objects, unsigned int per_slab)
+{
+	unsigned long long need = 2ULL * objects, n = 0;
+
+	while (n * per_slab < need)
+		n++;
+	return n;
+}
+
+static void test_default_cpu_partial_table(struct kunit *test)
+{
+	unsigned int size;
+
+	for (size = 8; size <= 2 * PAGE_SIZE; size += 8) {
+		unsigned int want = size < 256 ? 120 : size < 1024 ? 52 :
+				    size < PAGE_SIZE ? 24 : 6;
+
+		KUNIT_EXPECT_EQ_MSG(test, slub_rust_default_cpu_partial(size, true), want,
+				    "size %u", size);
+		KUNIT_EXPECT_EQ_MSG(test, slub_c_default_cpu_partial(size, true), want,
+				    "size %u", size);
+		KUNIT_EXPECT_EQ(test, slub_rust_default_cpu_partial(size, false), 0);
+	}
+}
+
+static void test_cpu_partial_slabs_sweep(struct kunit *test)
+{
+	static const unsigned int objects[] = { 0, 1, 2, 3, 6, 24, 30, 52, 119, 120,
+						121, 1000, 65535, 1000000 };
+	unsigned int order, size, i;
+
+	for (order = 0; order <= 3; order++) {
+		for (size = 8; size <= (PAGE_SIZE << order); size *= 2) {
+			unsigned int per_slab = (PAGE_SIZE << order) / size;
+
+			for (i = 0; i < ARRAY_SIZE(objects); i++) {
+				unsigned int nr = objects[i];
+				unsigned int want = expected_slabs(nr, per_slab);
+				unsigned int rust = slub_rust_cpu_partial_slabs(nr, per_slab);
+				unsigned int c = slub_c_cpu_partial_slabs(nr, per_slab);
+
+				KUNIT_EXPECT_EQ_MSG(test, rust, want, "order %u size %u objects %u",
+						    order, size, nr);
+				KUNIT_EXPECT_EQ_MSG(test, c, want, "order %u size %u objects %u",
+						    order, size, nr);
+			}
+		}
+	}
+}
+
+/* The C original wraps nr_objects * 2; Rust saturates instead. */
+static void test_cpu_partial_slabs_no_wrap(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, slub_rust_cpu_partial_slabs(UINT_MAX, 16),
+			(unsigned int)((2ULL * UINT_MAX + 15) / 16));
+	KUNIT_EXPECT_EQ(test, slub_rust_cpu_partial_slabs(UINT_MAX, 1), UINT_MAX);
+	KUNIT_EXPECT_EQ(test, slub_rust_cpu_partial_slabs(5, 0), 0);
+}
+
+/* A refill from an endless node list pushes limit / 2 + 1 slabs. */
+static void test_partial_node_done_refill_length(struct kunit *test)
+{
+	unsigned int limit, pushed;
+
+	for (limit = 0; limit <= 128; limit++) {
+		bool (*const done[])(unsigned int, unsigned int) = {
+			slub_rust_partial_node_done, slub_c_partial_node_done,
+		};
+		unsigned int want = limit ? limit / 2 + 1 : 0;
+		int i;
+
+		for (i = 0; i < ARRAY_SIZE(done); i++) {
+			for (pushed = 0; !done[i](pushed, limit); pushed++)
+				if (pushed > limit + 1)
+					break;
+			KUNIT_EXPECT_EQ_MSG(test, pushed, want, "limit %u impl %d", limit, i);
+		}
+	}
+}
+
+static void test_partial_objects_estimate(struct kunit *test)
+{
+	unsigned int slabs, per_slab;
+
+	for (slabs = 0; slabs <= 64; slabs++)
+		for (per_slab = 1; per_slab <= 512; per_slab *= 2) {
+			KUNIT_EXPECT_EQ(test, slub_rust_partial_objects(slabs, per_slab),
+					slabs * per_slab / 2);
+			KUNIT_EXPECT_EQ(test, slub_c_partial_objects(slabs, per_slab),
+					slabs * per_slab / 2);
+		}
+}
+
+/* Same decisions from both on random inputs where C does not overflow. */
+static void test_rust_matches_c(struct kunit *test)
+{
+	struct rnd_state rnd;
+	int i;
+
+	prandom_seed_state(&rnd, 3);
+	for (i = 0; i < 100000; i++) {
+		unsigned int a = prandom_u32_state(&rnd) >> 2;
+		unsigned int b = (prandom_u32_state(&rnd) & 0xffff) + 1;
+		unsigned int small = prandom_u32_state(&rnd) & 0x7fff;
+		bool has = prandom_u32_state(&rnd) & 1;
+
+		KUNIT_ASSERT_EQ(test, slub_rust_default_cpu_partial(a >> 14, has),
+				slub_c_default_cpu_partial(a >> 14, has));
+		KUNIT_ASSERT_EQ_MSG(test, slub_rust_cpu_partial_slabs(a, b),
+				    slub_c_cpu_partial_slabs(a, b), "%u %u", a, b);
+		KUNIT_ASSERT_EQ(test, slub_rust_partial_node_done(small, b),
+				slub_c_partial_node_done(small, b));
+		KUNIT_ASSERT_EQ(test, slub_rust_partial_objects(small, b),
+				slub_c_partial_objects(small, b));
+	}
+}
+
+/* Checks this CPU's list: its stored count is real and within the limit. */
+static unsigned int check_bound(struct kunit *test, struct kmem_cache *s)
+{
+	int head_slabs;
+	unsigned int nr = slub_cpu_partial_count(s, &head_slabs);
+
+	KUNIT_EXPECT_EQ(test, nr, (unsigned int)head_slabs);
+	KUNIT_EXPECT_LE(test, nr, s->cpu_partial_slabs);
+	return nr;
+}
+
+static void set_cpu_partial_objects(struct kunit *test, struct kmem_cache *s,
+				    unsigned int objects)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%u", objects);
+	KUNIT_ASSERT_EQ(test, 0, slub_rust_cpu_partial_store(s, buf));
+}
+
+/*
+ * The seed's pattern: fill TEST_SLABS slabs, then free one object of each.
+ * Each free finds a full slab and pushes it, with one free object, onto
+ * this CPU's partial list.  Counting objects let such a list reach 30
+ * slabs; counting slabs keeps it at cpu_partial_slabs and drains it there.
+ * Records the list length after each free in @trace.  The caller pins
+ * the task to its CPU.
+ */
+static void run_one_free_object_pattern(struct kunit *test, struct kmem_cache *s,
+					unsigned int *trace, unsigned int *nr_trace)
+{
+	unsigned int per_slab = slub_cache_objects_per_slab(s);
+	unsigned int nr_objs = TEST_SLABS * per_slab + 1, i, j, n = 0;
+	void **objs = kunit_kcalloc(test, nr_objs, sizeof(void *), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, objs);
+	for (i = 0; i < nr_objs; i++) {
+		objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, objs[i]);
+	}
+	/* Free one object of every slab all of whose objects are ours. */
+	for (i = 0; i < nr_objs; i++) {
+		struct slab *slab;
+		unsigned int mine = 0;
+
+		if (!objs[i])
+			continue;
+		slab = virt_to_slab(objs[i]);
+		for (j = 0; j < nr_objs; j++)
+			if (objs[j] && virt_to_slab(objs[j]) == slab)
+				mine++;
+		/* Not full (the last slab, still the CPU slab): no push. */
+		if (mine != slab->objects)
+			continue;
+		kmem_cache_free(s, objs[i]);
+		objs[i] = NULL;
+		trace[n++] = check_bound(test, s);
+	}
+	*nr_trace = n;
+	for (i = 0; i < nr_objs; i++)
+		if (objs[i])
+			kmem_cache_free(s, objs[i]);
+}
+
+static void test_push_bound_one_free_object(struct kunit *test)
+{
+	const enum slub_partial_impl *impl = test->param_value;
+	struct kmem_cache *s = test_cache(test, "slub_partial_test_bound", 0);
+	unsigned int trace[TEST_SLABS + 1], n, i, limit;
+
+	use_impl(test, *impl);
+	set_cpu_partial_objects(test, s, TEST_CPU_PARTIAL);
+	limit = s->cpu_partial_slabs;
+	KUNIT_ASSERT_EQ(test, limit, expected_slabs(TEST_CPU_PARTIAL,
+						    slub_cache_objects_per_slab(s)));
+	KUNIT_ASSERT_LT(test, limit, TEST_CPU_PARTIAL);
+
+	pin_cpu(test);
+	run_one_free_object_pattern(test, s, trace, &n);
+	KUNIT_ASSERT_GE(test, n, TEST_SLABS - 2);
+	/* Grows one by one to the limit, drains, starts again at one. */
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, trace[i], i % limit + 1, "free %u", i);
+}
+
+static void test_push_rust_matches_c(struct kunit *test)
+{
+	unsigned int trace[2][TEST_SLABS + 1], n[2], i;
+	struct kmem_cache *s[2] = {
+		test_cache(test, "slub_partial_test_diff_rust", 0),
+		test_cache(test, "slub_partial_test_diff_c", 0),
+	};
+
+	use_impl(test, impls[0]);
+	for (i = 0; i < 2; i++) {
+		slub_partial_select(impls[i]);
+		set_cpu_partial_objects(test, s[i], TEST_CPU_PARTIAL);
+		pin_cpu(test);
+		run_one_free_object_pattern(test, s[i], trace[i], &n[i]);
+		kunit_release_action(test, enable_migration, NULL);
+	}
+	KUNIT_ASSERT_EQ(test, n[0], n[1]);
+	for (i = 0; i < n[0]; i++)
+		KUNIT_EXPECT_EQ_MSG(test, trace[0][i], trace[1][i], "free %u", i);
+}
+
+/* Random allocs and frees: the bound holds after every operation. */
+static void test_push_bound_random_pattern(struct kunit *test)
+{
+	const enum slub_partial_impl *impl = test->param_value;
+	struct kmem_cache *s = test_cache(test, "slub_partial_test_random", 0);
+	unsigned int nr_objs = 1024, i, max = 0;
+	void **objs = kunit_kcalloc(test, nr_objs, sizeof(void *), GFP_KERNEL);
+	struct rnd_state rnd;
+
+	KUNIT_ASSERT_NOT_NULL(test, objs);
+	use_impl(test, *impl);
+	set_cpu_partial_objects(test, s, TEST_CPU_PARTIAL);
+	prandom_seed_state(&rnd, 42);
+	pin_cpu(test);
+	for (i = 0; i < 20000; i++) {
+		unsigned int k = prandom_u32_state(&rnd) % nr_objs;
+
+		if (objs[k]) {
+			kmem_cache_free(s, objs[k]);
+			objs[k] = NULL;
+		} else {
+			objs[k] = kmem_cache_alloc(s, GFP_KERNEL);
+			KUNIT_ASSERT_NOT_NULL(test, objs[k]);
+		}
+		max = max_t(unsigned int, max, check_bound(test, s));
+	}
+	for (i = 0; i < nr_objs; i++)
+		if (objs[i])
+			kmem_cache_free(s, objs[i]);
+	/* The pattern does fill the list: the bound was reached, not idle. */
+	KUNIT_EXPECT_EQ(test, max, s->cpu_partial_slabs);
+}
+
+/* Writes @buf to /sys/kernel/slab/<s>/cpu_partial through its sysfs ops. */
+static ssize_t cpu_partial_write(struct kunit *test, struct kmem_cache *s, const char *buf)
+{
+	struct kernfs_node *kn = kernfs_find_and_get(s->kobj.sd, "cpu_partial");
+	ssize_t ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, kn);
+	ret = s->kobj.ktype->sysfs_ops->store(&s->kobj, kn->priv, buf, strlen(buf));
+	kernfs_put(kn);
+	return ret;
+}
+
+static void test_cpu_partial_store_accepts(struct kunit *test)
+{
+	const enum slub_partial_impl *impl = test->param_value;
+	struct kmem_cache *s = test_cache(test, "slub_partial_test_store", 0);
+	struct kmem_cache *dbg = test_cache(test, "slub_partial_test_store_dbg",
+					    SLAB_RED_ZONE);
+	unsigned int per_slab = slub_cache_objects_per_slab(s);
+
+	use_impl(test, *impl);
+	KUNIT_EXPECT_EQ(test, cpu_partial_write(test, s, "30"), 2);
+	KUNIT_EXPECT_EQ(test, s->cpu_partial, 30);
+	KUNIT_EXPECT_EQ(test, s->cpu_partial_slabs, expected_slabs(30, per_slab));
+	KUNIT_EXPECT_EQ(test, cpu_partial_write(test, s, "7\n"), 2);
+	KUNIT_EXPECT_EQ(test, s->cpu_partial, 7);
+	KUNIT_EXPECT_EQ(test, s->cpu_partial_slabs, expected_slabs(7, per_slab));
+	KUNIT_EXPECT_EQ(test, cpu_partial_write(test, s, "0"), 1);
+	KUNIT_EXPECT_EQ(test, s->cpu_partial_slabs, 0);
+	/* A cache without per-cpu partial slabs still takes zero. */
+	KUNIT_EXPECT_EQ(test, cpu_partial_write(test, dbg, "0"), 1);
+	KUNIT_EXPECT_EQ(test, dbg->cpu_partial_slabs, 0);
+}
+
+static void test_cpu_partial_store_rejects(struct kunit *test)
+{
+	static const char *const bad[] = { "", "abc", "-1", "12x", "4294967296", " 5" };
+	const enum slub_partial_impl *impl = test->param_value;
+	struct kmem_cache *s = test_cache(test, "slub_partial_test_reject", 0);
+	struct kmem_cache *dbg = test_cache(test, "slub_partial_test_reject_dbg",
+					    SLAB_RED_ZONE);
+	unsigned int objects, slabs, i;
+
+	use_impl(test, *impl);
+	KUNIT_ASSERT_EQ(test, cpu_partial_write(test, s, "13"), 2);
+	objects = s->cpu_partial;
+	slabs = s->cpu_partial_slabs;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		KUNIT_EXPECT_LT_MSG(test, cpu_partial_write(test, s, bad[i]), 0,
+				    "'%s'", bad[i]);
+		KUNIT_EXPECT_EQ(test, s->cpu_partial, objects);
+		KUNIT_EXPECT_EQ(test, s->cpu_partial_slabs, slabs);
+	}
+	KUNIT_EXPECT_EQ(test, cpu_partial_write(test, s, "4294967296"), -ERANGE);
+	KUNIT_EXPECT_EQ(test, cpu_partial_write(test, s, "abc"), -EINVAL);
+
+	/* Objects on a cache that keeps no per-cpu partial slabs. */
+	objects = dbg->cpu_partial;
+	slabs = dbg->cpu_partial_slabs;
+	KUNIT_EXPECT_EQ(test, cpu_partial_write(test, dbg, "30"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, dbg->cpu_partial, objects);
+	KUNIT_EXPECT_EQ(test, dbg->cpu_partial_slabs, slabs);
+}
+
+static struct kunit_case slub_partial_test_cases[] = {
+	KUNIT_CASE(test_default_cpu_partial_table),
+	KUNIT_CASE(test_cpu_partial_slabs_sweep),
+	KUNIT_CASE(test_cpu_partial_slabs_no_wrap),
+	KUNIT_CASE(test_partial_node_done_refill_length),
+	KUNIT_CASE(test_partial_objects_estimate),
+	KUNIT_CASE(test_rust_matches_c),
+	KUNIT_CASE_PARAM(test_push_bound_one_free_object, impl_gen_params),
+	KUNIT_CASE_PARAM(test_push_bound_random_pattern, impl_gen_params),
+	KUNIT_CASE(test_push_rust_matches_c),
+	KUNIT_CASE_PARAM(test_cpu_partial_store_accepts, impl_gen_params),
+	KUNIT_CASE_PARAM(test_cpu_partial_store_rejects, impl_gen_params),
+	{}
+};
+
+static struct kunit_suite slub_partial_test_suite = {
+	.name = "slub_partial_rust",
+	.test_cases = slub_partial_test_cases,
+};
+kunit_test_suite(slub_partial_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the Rust SLUB per-cpu partial accounting");
+MODULE_LICENSE("GPL");

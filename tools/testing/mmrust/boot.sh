@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot the test kernel in QEMU (TCG) with the test initramfs.
+#   boot.sh <mode> <log> [kernel parameters...]
+# <mode> is passed to /init as mmrust.mode= (test, run, bench).  The console
+# goes to <log>; the exit code is QEMU's (0 when /init rebooted cleanly).
+. "$(dirname "$0")/lib.sh"
+
+mode=$1 log=$2; shift 2
+kernel=$BUILD/arch/x86/boot/bzImage
+[ -f "$kernel" ] || die "no kernel at $kernel: run 'make build'"
+
+# The initramfs: busybox and our /init, rebuilt each time (milliseconds).
+ird=$CACHE/initramfs
+rm -rf "$ird" && mkdir -p "$ird"/{bin,dev,proc,sys,tmp,mmrust}
+cp /bin/busybox "$ird/bin/busybox"
+cp "$TOP/tools/testing/mmrust/init/init" "$ird/init"
+cp "$TOP"/tools/testing/mmrust/init/*.sh "$ird/mmrust/"
+[ ! -d "$CACHE/initramfs-extra" ] || cp -a "$CACHE/initramfs-extra/." "$ird/"
+chmod +x "$ird/init"
+(cd "$ird" && find . | cpio -o -H newc --quiet) > "$CACHE/initramfs.cpio"
+
+smp=${MMRUST_SMP:-2}
+mem=${MMRUST_MEM:-2G}
+timeout "${MMRUST_BOOT_TIMEOUT:-900}" qemu-system-x86_64 \
+	-bios /usr/share/qemu/qboot.rom -m "$mem" -smp "$smp" -cpu max \
+	-nographic -no-reboot -nic none \
+	-kernel "$kernel" -initrd "$CACHE/initramfs.cpio" \
+	-append "console=ttyS0 acpi=off panic=-1 mmrust.mode=$mode $*" \
+	< /dev/null > "$log" 2>&1

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Configure (when the fragment changed) and build the x86_64 test kernel.
+. "$(dirname "$0")/lib.sh"
+
+frag=$TOP/tools/testing/mmrust/configs/x86_64.config
+mkdir -p "$BUILD" "$LOGS"
+log=$LOGS/build.log
+
+"${KMAKE[@]}" rustavailable > "$log" 2>&1 || { cat "$log"; die "Rust toolchain not usable by the kernel"; }
+
+stamp=$BUILD/.mmrust-fragment
+if [ ! -f "$BUILD/.config" ] || ! cmp -s "$frag" "$stamp"; then
+	say "configuring $BUILD from $(basename "$frag")"
+	grep '^CONFIG_' "$frag" > "$BUILD/.config"
+	"${KMAKE[@]}" olddefconfig >> "$log" 2>&1 || { tail -20 "$log"; die "olddefconfig failed"; }
+	bad=0
+	while read -r line; do
+		grep -qx "$line" "$BUILD/.config" || { echo "missing in .config: $line" >&2; bad=1; }
+	done < <(grep '^CONFIG_' "$frag")
+	[ $bad = 0 ] || die "config fragment not satisfied (a dependency is off)"
+	cp "$frag" "$stamp"
+fi
+
+say "building bzImage in $BUILD (cold: ~12 min on 2 cores; log: $log)"
+start=$(date +%s)
+"${KMAKE[@]}" bzImage >> "$log" 2>&1 &
+pid=$!
+while kill -0 $pid 2>/dev/null; do
+	sleep 20
+	kill -0 $pid 2>/dev/null || break
+	last=$(grep -E '^  [A-Z]' "$log" | tail -1 | sed 's/^ *//')
+	say "  ... $(( $(date +%s) - start ))s, $(grep -cE '^  (CC|RUSTC)' "$log") objects compiled, now: $last"
+done
+if ! wait $pid; then
+	grep -E 'error|Error' "$log" | head -40 >&2
+	die "kernel build failed (full log: $log)"
+fi
+n=$(grep -cE '^  (CC|RUSTC)' "$log" || true)
+say "built $BUILD/arch/x86/boot/bzImage in $(( $(date +%s) - start ))s ($n objects compiled)"

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Style checks of our code: checkpatch (C, headers, patches), rustfmt and
+# clippy (the kernel's own settings).  Needs a built tree for clippy.
+. "$(dirname "$0")/lib.sh"
+
+cd "$TOP"
+rc=0
+ours() { for d in mm include rust arch samples; do [ ! -d $d ] || find $d -name "$1"; done | sort; }
+cfiles=$(ours '*.[ch]')
+rsfiles=$(ours '*.rs')
+
+say "checkpatch: $(echo $cfiles | wc -w) C files, $(grep -vc '^#' patches/series) patches"
+for f in $cfiles; do
+	"$SRC/scripts/checkpatch.pl" --no-tree --quiet -f "$f" || rc=1
+done
+for p in $(grep -v '^#' patches/series); do
+	# A Kconfig "source" line names a file by design: EMBEDDED_FILENAME.
+	"$SRC/scripts/checkpatch.pl" --no-tree --quiet --no-signoff \
+		--ignore EMBEDDED_FILENAME "patches/$p" || rc=1
+done
+
+say "rustfmt --check: $(echo $rsfiles | wc -w) files"
+for f in $rsfiles; do
+	/usr/bin/rustfmt --check --edition 2021 --config-path "$SRC/.rustfmt.toml" "$f" || rc=1
+done
+
+say "clippy (CLIPPY=1) on our Rust objects"
+for f in $rsfiles; do
+	o=${f%.rs}.o
+	rm -f "$BUILD/$o"
+	out=$("${KMAKE[@]}" CLIPPY=1 "$o" 2>&1) || rc=1
+	if echo "$out" | grep -q '^warning\|^error'; then
+		echo "$out"
+		rc=1
+	fi
+done
+[ $rc = 0 ] && say "check: clean" || say "check: findings above"
+exit $rc

@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0
+# Boot tests and demonstration of the Rust SLUB per-cpu partial accounting.
+
+# Every cache name in /sys/kernel/slab (merged caches are links to one
+# directory; each name is checked).
+slab_caches() {
+	for d in /sys/kernel/slab/*; do
+		echo "${d##*/}"
+	done
+}
+
+# Checks one cache: slabs_cpu_partial is well formed, its estimate is half
+# the objects of its slabs, and no CPU holds more slabs than the limit
+# derived from cpu_partial (half-full slabs).
+check_cache_partial() {
+	local c objects per_slab line limit cpu o n
+	c=/sys/kernel/slab/$1
+	objects=$(cat "$c/cpu_partial") || return 1
+	per_slab=$(cat "$c/objs_per_slab")
+	line=$(cat "$c/slabs_cpu_partial")
+	echo "$line" | grep -Eq '^[0-9]+\([0-9]+\)( C[0-9]+=[0-9]+\([0-9]+\))*$' ||
+		fail "$1: malformed slabs_cpu_partial '$line'" || return 1
+	limit=$(( (2 * objects + per_slab - 1) / per_slab ))
+	for cpu in $(echo "$line" | tr ' ' '\n' | grep '^C'); do
+		o=${cpu#*=}; o=${o%%(*}
+		n=${cpu#*(}; n=${n%)}
+		[ "$n" -le "$limit" ] ||
+			fail "$1: $cpu holds $n slabs, limit $limit (cpu_partial $objects, $per_slab per slab)" || return 1
+		[ "$o" = $(( n * per_slab / 2 )) ] ||
+			fail "$1: $cpu estimates $o objects on $n slabs of $per_slab" || return 1
+	done
+}
+
+test_slub_partial_impl() {
+	want=$(cmdline_param slub_partial_impl rust)
+	case "$want" in rust|c) ;; *)
+		dmesg | grep -q "slub_partial_impl=$want: -EINVAL" ||
+			fail "no rejection message for slub_partial_impl=$want" || return 1
+		want=rust ;;
+	esac
+	dmesg | grep -q "slub_partial: per-cpu partial accounting: $want\$" ||
+		fail "accounting in use is not '$want': $(dmesg | grep 'slub_partial:')"
+}
+register slub_partial_impl
+
+test_slub_sysfs_all_caches() {
+	local caches=0
+	for s in $(slab_caches); do
+		check_cache_partial "$s" || return 1
+		caches=$((caches + 1))
+	done
+	[ $caches -gt 20 ] || fail "only $caches caches in /sys/kernel/slab"
+}
+register slub_sysfs_all_caches
+
+test_slub_cpu_partial_write() {
+	c=/sys/kernel/slab/kmalloc-256
+	old=$(cat $c/cpu_partial)
+	echo 30 > $c/cpu_partial || fail "write of 30 rejected" || return 1
+	[ "$(cat $c/cpu_partial)" = 30 ] || fail "cpu_partial reads $(cat $c/cpu_partial) after writing 30" || return 1
+	for bad in abc -1 4294967296 12x; do
+		if echo "$bad" > $c/cpu_partial 2>/dev/null; then
+			fail "write of '$bad' accepted"; return 1
+		fi
+		[ "$(cat $c/cpu_partial)" = 30 ] || fail "'$bad' changed cpu_partial to $(cat $c/cpu_partial)" || return 1
+	done
+	check_cache_partial kmalloc-256 || return 1
+	echo "$old" > $c/cpu_partial && [ "$(cat $c/cpu_partial)" = "$old" ]
+}
+register slub_cpu_partial_write
+
+# Creates and removes many small files: dentries, inodes and kmalloc
+# objects come and go, from two tasks the scheduler spreads over the CPUs.
+slab_churn() {
+	for cpu in 0 1; do
+		(
+			mkdir -p /tmp/churn$cpu
+			i=0
+			while [ $i -lt ${1:-1500} ]; do
+				echo $i > /tmp/churn$cpu/f$i
+				i=$((i + 1))
+			done
+			rm -rf /tmp/churn$cpu
+		) &
+	done
+	wait
+}
+
+test_slub_churn() {
+	slab_churn 1500
+	for s in $(slab_caches); do
+		check_cache_partial "$s" || return 1
+	done
+}
+register slub_churn
+
+show_caches() {
+	printf '  %-22s %11s %6s %s\n' cache cpu_partial objs/s slabs_cpu_partial
+	for s in "$@"; do
+		c=/sys/kernel/slab/$s
+		[ -d $c ] || continue
+		printf '  %-22s %11s %6s %s\n' "$s" "$(cat $c/cpu_partial)" \
+			"$(cat $c/objs_per_slab)" "$(cat $c/slabs_cpu_partial)"
+	done
+}
+
+# Active and total objects of the caches the churn works, from /proc/slabinfo.
+slabinfo() {
+	awk -v when="$1" '$1 ~ /^(dentry|shmem_inode_cache|kmalloc-64|kmalloc-256)$/ {
+		printf "  %-6s %-20s active %6d  total %6d\n", when, $1, $2, $3 }' /proc/slabinfo
+}
+
+demo_slub_partial() {
+	echo "== SLUB per-cpu partial accounting =="
+	dmesg | grep 'slub_partial:' | sed 's/^\[[^]]*\] /  /'
+	caches="dentry inode_cache shmem_inode_cache kmalloc-64 kmalloc-256 kmalloc-1k kmalloc-4k"
+	echo "-- per-cpu partial lists at boot (objects(slabs), per CPU):"
+	show_caches $caches
+	echo "-- slab churn: 2 x 3000 files created and removed in tmpfs"
+	slabinfo before
+	slab_churn 3000
+	slabinfo after
+	show_caches $caches
+	echo "-- cpu_partial store: kmalloc-256 to 30 objects, then 'abc' (rejected)"
+	echo 30 > /sys/kernel/slab/kmalloc-256/cpu_partial
+	echo abc > /sys/kernel/slab/kmalloc-256/cpu_partial 2>/dev/null || echo "  'abc' rejected: $?"
+	show_caches kmalloc-256
+}
+demo slub_partial

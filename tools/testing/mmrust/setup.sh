@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install what building and booting the test kernel needs (Debian 12, root).
+# Idempotent: a second run only checks.
+. "$(dirname "$0")/lib.sh"
+
+PKGS=(linux-source-6.12 clang-19 lld-19 llvm-19 libclang-19-dev
+      rustc-web rust-web-src libstd-rust-web-dev rust-web-clippy rustfmt-web
+      qemu-system-x86 flex bison bc libelf-dev libssl-dev cpio ccache
+      busybox-static xz-utils python3 make patch)
+BINDGEN_VERSION=0.70.1
+
+missing=()
+for p in "${PKGS[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	[ "$(id -u)" = 0 ] || die "need root to install: ${missing[*]}"
+	say "installing Debian packages: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+	say "Debian packages: all ${#PKGS[@]} present"
+fi
+
+if ! "$TOOLS/bin/bindgen" --version 2>/dev/null | grep -q " $BINDGEN_VERSION\$"; then
+	command -v cargo >/dev/null || { apt-get install -y -q --no-install-recommends cargo-web; }
+	say "installing bindgen-cli $BINDGEN_VERSION from crates.io (about 2 minutes)"
+	cargo install bindgen-cli --locked --version "$BINDGEN_VERSION" --root "$TOOLS"
+else
+	say "bindgen-cli $BINDGEN_VERSION present"
+fi

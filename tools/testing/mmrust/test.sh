@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Every test: KUnit (parsed by the base's kunit.py) and the boot tests, in
+# boots of one x86_64 image.  Ends with one line "N passed, N failed".
+#   test.sh [kunit|boot|all]
+. "$(dirname "$0")/lib.sh"
+
+what=${1:-all}
+passed=0 failed=0
+
+# kunit_results <log> <label>: kunit.py's own report, then our tally.
+kunit_results() {
+	local out p f
+	out=$(cd "$SRC" && python3 tools/testing/kunit/kunit.py parse "$1" 2>&1) || true
+	echo "$out" | sed "s|^|[$2] |"
+	summary=$(echo "$out" | grep -o 'Ran [0-9]* tests:.*' | tail -1)
+	if [ -z "$summary" ]; then
+		echo "[$2] no KUnit results in $1"
+		failed=$((failed + 1))
+		return
+	fi
+	count() { echo "$summary" | grep -o "$1: [0-9]*" | grep -o '[0-9]*' || echo 0; }
+	p=$(count passed)
+	f=$(( $(count failed) + $(count crashed) + $(count errors) ))
+	passed=$((passed + p)); failed=$((failed + f))
+}
+
+# boot_results <log> <label>: the verdicts /init printed.
+boot_results() {
+	local p f
+	grep -E '^mmrust: (ok|not ok|  )' "$1" | sed "s|^|[$2] |" || true
+	p=$(grep -c '^mmrust: ok ' "$1" || true)
+	f=$(grep -c '^mmrust: not ok ' "$1" || true)
+	if ! grep -q '^mmrust: done' "$1"; then
+		echo "[$2] the guest did not finish; last lines of $1:"
+		tail -20 "$1" | sed "s|^|[$2]   |"
+		f=$((f + 1))
+	fi
+	passed=$((passed + p)); failed=$((failed + f))
+}
+
+mkdir -p "$LOGS"
+
+run_boot() {  # run_boot <label> <mode> <params...>
+	local label=$1 mode=$2; shift 2
+	local log=$LOGS/boot-$label.log start=$(date +%s)
+	say "booting the test kernel ($label): mmrust.mode=$mode $*"
+	"$TOP/tools/testing/mmrust/boot.sh" "$mode" "$log" "$@" || true
+	say "  $label: $(( $(date +%s) - start ))s (console: $log)"
+	LOG=$log
+}
+
+case "$what" in
+kunit)
+	run_boot kunit-rust none
+	kunit_results "$LOG" kunit/rust
+	;;
+boot|all)
+	run_boot rust test $([ "$what" = boot ] && echo kunit.enable=0)
+	[ "$what" = boot ] || kunit_results "$LOG" kunit/rust
+	boot_results "$LOG" boot/rust
+	run_boot c test slub_partial_impl=c $([ "$what" = boot ] && echo kunit.enable=0)
+	[ "$what" = boot ] || kunit_results "$LOG" kunit/c
+	boot_results "$LOG" boot/c
+	run_boot bad-param test slub_partial_impl=bogus kunit.enable=0
+	boot_results "$LOG" boot/bad-param
+	;;
+*) die "usage: test.sh [kunit|boot|all]" ;;
+esac
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]
