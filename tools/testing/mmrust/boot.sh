@@ -21,10 +21,10 @@ chmod +x "$ird/init"
 (cd "$ird" && find . | cpio -o -H newc --quiet) > "$CACHE/initramfs.cpio"
 
 smp=${MMRUST_SMP:-2}
-mem=${MMRUST_MEM:-2G}
-timeout "${MMRUST_BOOT_TIMEOUT:-900}" qemu-system-x86_64 \
+mem=${MMRUST_MEM:-3G}
+timeout "${MMRUST_BOOT_TIMEOUT:-300}" qemu-system-x86_64 \
 	-bios /usr/share/qemu/qboot.rom -m "$mem" -smp "$smp" -cpu max \
 	-nographic -no-reboot -nic none \
 	-kernel "$kernel" -initrd "$CACHE/initramfs.cpio" \
-	-append "console=ttyS0 acpi=off panic=-1 mmrust.mode=$mode $*" \
+	-append "console=ttyS0 acpi=off panic=-1 oops=panic mmrust.mode=$mode $*" \
 	< /dev/null > "$log" 2>&1

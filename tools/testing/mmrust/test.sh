@@ -28,7 +28,7 @@ kunit_results() {
 # boot_results <log> <label>: the verdicts /init printed.
 boot_results() {
 	local p f
-	grep -E '^mmrust: (ok|not ok|  )' "$1" | sed "s|^|[$2] |" || true
+	grep -E '^mmrust: (ok|not ok|skip|  )' "$1" | sed "s|^|[$2] |" || true
 	p=$(grep -c '^mmrust: ok ' "$1" || true)
 	f=$(grep -c '^mmrust: not ok ' "$1" || true)
 	if ! grep -q '^mmrust: done' "$1"; then
@@ -40,6 +40,7 @@ boot_results() {
 }
 
 mkdir -p "$LOGS"
+"$TOP/tools/testing/mmrust/selftests.sh"
 
 run_boot() {  # run_boot <label> <mode> <params...>
 	local label=$1 mode=$2; shift 2
@@ -52,17 +53,18 @@ run_boot() {  # run_boot <label> <mode> <params...>
 
 case "$what" in
 kunit)
-	run_boot kunit-rust none
+	run_boot kunit-rust none hugetlb_free_vmemmap=on
 	kunit_results "$LOG" kunit/rust
 	;;
 boot|all)
-	run_boot rust test $([ "$what" = boot ] && echo kunit.enable=0)
+	run_boot rust test hugetlb_free_vmemmap=on $([ "$what" = boot ] && echo kunit.enable=0)
 	[ "$what" = boot ] || kunit_results "$LOG" kunit/rust
 	boot_results "$LOG" boot/rust
-	run_boot c test slub_partial_impl=c $([ "$what" = boot ] && echo kunit.enable=0)
+	run_boot c test slub_partial_impl=c hugetlb_bulk_free_impl=c hugetlb_free_vmemmap=off \
+		$([ "$what" = boot ] && echo kunit.enable=0)
 	[ "$what" = boot ] || kunit_results "$LOG" kunit/c
 	boot_results "$LOG" boot/c
-	run_boot bad-param test slub_partial_impl=bogus kunit.enable=0
+	run_boot bad-param test slub_partial_impl=bogus hugetlb_bulk_free_impl=bogus kunit.enable=0
 	boot_results "$LOG" boot/bad-param
 	;;
 *) die "usage: test.sh [kunit|boot|all]" ;;

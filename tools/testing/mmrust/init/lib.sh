@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers of the boot tests (busybox sh).  A test is a shell function
-# test_<name>; it passes by returning 0 and prints why when it fails.
+# test_<name>; it passes by returning 0, is skipped by returning 2 (and
+# saying why), and prints why when it fails.
 
 TESTS=""
 register() { TESTS="$TESTS $1"; }
@@ -8,8 +9,11 @@ register() { TESTS="$TESTS $1"; }
 run_tests() {
 	for t in $TESTS; do
 		out=$("test_$t" 2>&1)
-		if [ $? = 0 ]; then
+		rc=$?
+		if [ $rc = 0 ]; then
 			echo "mmrust: ok $t"
+		elif [ $rc = 2 ]; then
+			echo "mmrust: skip $t: $out"
 		else
 			echo "mmrust: not ok $t"
 			echo "$out" | sed 's/^/mmrust:   /'

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hugetlb bulk free: update_and_free_pages_bulk() in Rust
+ * (mm/hugetlb_bulk_free.rs), with the C original in mm/hugetlb.c selected at
+ * boot by "hugetlb_bulk_free_impl=rust|c", and the debug aids both share:
+ * counters of lock cycles and TLB flushes, and injected vmemmap restore
+ * failures.
+ */
+#ifndef _LINUX_HUGETLB_BULK_FREE_H
+#define _LINUX_HUGETLB_BULK_FREE_H
+
+#include <linux/jump_label.h>
+#include <linux/types.h>
+
+struct folio;
+struct hstate;
+struct list_head;
+
+#ifdef CONFIG_HUGETLB_BULK_FREE_RUST
+
+/* The Rust implementation, mm/hugetlb_bulk_free.rs. */
+void hugetlb_rust_update_and_free_pages_bulk(struct hstate *h,
+					     struct list_head *folio_list);
+
+/* The C side of the FFI edge, in mm/hugetlb.c. */
+long hugetlb_bulk_vmemmap_restore_folios(struct hstate *h,
+					 struct list_head *folio_list,
+					 struct list_head *non_hvo_folios);
+int hugetlb_bulk_vmemmap_restore_folio(struct hstate *h, struct folio *folio);
+void hugetlb_bulk_lock(void);
+void hugetlb_bulk_unlock(void);
+void hugetlb_bulk_folio_clear_hugetlb(struct folio *folio);
+void hugetlb_bulk_add_surplus_folio(struct hstate *h, struct folio *folio);
+void hugetlb_bulk_free_folio(struct hstate *h, struct folio *folio);
+void hugetlb_bulk_cond_resched(void);
+int hugetlb_bulk_set_pool_size(struct hstate *h, unsigned long count);
+
+/**
+ * enum hugetlb_bulk_free_impl - Implementation of update_and_free_pages_bulk().
+ * @HUGETLB_BULK_FREE_C: the C original in mm/hugetlb.c.
+ * @HUGETLB_BULK_FREE_RUST: the Rust implementation.
+ */
+enum hugetlb_bulk_free_impl {
+	HUGETLB_BULK_FREE_C,
+	HUGETLB_BULK_FREE_RUST,
+};
+
+DECLARE_STATIC_KEY_TRUE(hugetlb_bulk_free_rust);
+void hugetlb_bulk_free_select(enum hugetlb_bulk_free_impl impl);
+enum hugetlb_bulk_free_impl hugetlb_bulk_free_selected(void);
+
+static __always_inline bool hugetlb_bulk_free_use_rust(void)
+{
+	return static_branch_likely(&hugetlb_bulk_free_rust);
+}
+
+#else /* !CONFIG_HUGETLB_BULK_FREE_RUST */
+
+static __always_inline bool hugetlb_bulk_free_use_rust(void)
+{
+	return false;
+}
+
+static inline void hugetlb_rust_update_and_free_pages_bulk(struct hstate *h,
+							   struct list_head *folio_list)
+{
+}
+
+#endif /* CONFIG_HUGETLB_BULK_FREE_RUST */
+
+/**
+ * enum hugetlb_bulk_stat - What the bulk-free debug counters count.
+ * @HUGETLB_BULK_FREES: bulk frees of a non-empty list.
+ * @HUGETLB_BULK_LOCK_CYCLES: hugetlb_lock cycles taken by the bulk-free
+ *	logic itself.
+ * @HUGETLB_BULK_TLB_FLUSHES: kernel TLB flushes by vmemmap restores done
+ *	while a bulk free runs.
+ * @HUGETLB_BULK_INJECTED_FAILURES: vmemmap restores failed on purpose.
+ * @NR_HUGETLB_BULK_STATS: number of counters.
+ */
+enum hugetlb_bulk_stat {
+	HUGETLB_BULK_FREES,
+	HUGETLB_BULK_LOCK_CYCLES,
+	HUGETLB_BULK_TLB_FLUSHES,
+	HUGETLB_BULK_INJECTED_FAILURES,
+	NR_HUGETLB_BULK_STATS,
+};
+
+#ifdef CONFIG_HUGETLB_BULK_FREE_DEBUG
+void hugetlb_bulk_free_begin(struct list_head *folio_list);
+void hugetlb_bulk_free_end(void);
+void hugetlb_bulk_count(enum hugetlb_bulk_stat item);
+unsigned long hugetlb_bulk_stat_read(enum hugetlb_bulk_stat item);
+bool hugetlb_bulk_should_fail_restore(void);
+void hugetlb_bulk_inject_restore_failures(unsigned int first, unsigned int count);
+#else
+static inline void hugetlb_bulk_free_begin(struct list_head *folio_list) { }
+static inline void hugetlb_bulk_free_end(void) { }
+static inline void hugetlb_bulk_count(enum hugetlb_bulk_stat item) { }
+static inline bool hugetlb_bulk_should_fail_restore(void)
+{
+	return false;
+}
+#endif /* CONFIG_HUGETLB_BULK_FREE_DEBUG */
+
+#endif /* _LINUX_HUGETLB_BULK_FREE_H */

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+
+//! hugetlb bulk free: `update_and_free_pages_bulk()`.
+//!
+//! Freeing a list of hugetlb folios taken off the pool needs, per folio,
+//! its vmemmap back (if HVO freed it), its hugetlb destructor cleared under
+//! `hugetlb_lock`, then a free to the allocator it came from.  Done folio by
+//! folio that costs a TLB flush and a lock cycle each; here it is done list
+//! by list:
+//!
+//! 1. restore the vmemmap of the whole list, with one TLB flush for all;
+//! 2. clear the destructor of every restored folio in one lock cycle;
+//! 3. free them.
+//!
+//! When a restore fails (no memory for the vmemmap), the folios already
+//! restored are freed to make memory and the list is tried again; if none
+//! was restored, folios are tried one at a time, and one that still cannot
+//! be restored goes back to the pool as a surplus page.  Every folio ends
+//! freed or back in the pool: none is lost, none is freed twice.
+//!
+//! `mm/hugetlb.c` calls [`hugetlb_rust_update_and_free_pages_bulk`]; the C
+//! original stays there and is selected with `hugetlb_bulk_free_impl=c`.
+//!
+//! C header: [`include/linux/hugetlb_bulk_free.h`](srctree/include/linux/hugetlb_bulk_free.h)
+
+use core::marker::PhantomData;
+use core::pin::pin;
+use core::ptr::NonNull;
+use kernel::bindings;
+
+#[path = "hugetlb_bulk_free/folio_list.rs"]
+mod folio_list;
+
+use folio_list::{Folio, FolioList, ListHeadStorage, UnlinkedFolio};
+
+/// An hstate, borrowed from C for one bulk free.
+///
+/// # Invariants
+///
+/// `0` points to a live `struct hstate`.
+struct Hstate(NonNull<bindings::hstate>);
+
+impl Hstate {
+    fn as_ptr(&self) -> *mut bindings::hstate {
+        self.0.as_ptr()
+    }
+
+    /// Restores the vmemmap of the folios of `list`, moving each folio
+    /// that has its vmemmap (restored, or never optimized) to `done`, with
+    /// one TLB flush for the batch.  Stops at the first failure, leaving the
+    /// failed folio and the rest on `list`.
+    ///
+    /// Returns the number of folios restored, or the error.
+    fn vmemmap_restore_folios(
+        &self,
+        list: &mut FolioList<'_>,
+        done: &mut FolioList<'_>,
+    ) -> Result<usize, isize> {
+        // SAFETY: the hstate is live (type invariant); both lists are
+        // ours, and the C function only moves folios from one to the other.
+        let ret = unsafe {
+            bindings::hugetlb_bulk_vmemmap_restore_folios(
+                self.as_ptr(),
+                list.as_raw(),
+                done.as_raw(),
+            )
+        };
+        usize::try_from(ret).map_err(|_| ret)
+    }
+
+    /// Restores the vmemmap of one folio.
+    fn vmemmap_restore_folio(&self, folio: &UnlinkedFolio) -> bool {
+        // SAFETY: the hstate is live (type invariant) and the folio is
+        // ours, off every list.
+        unsafe { bindings::hugetlb_bulk_vmemmap_restore_folio(self.as_ptr(), folio.as_ptr()) == 0 }
+    }
+
+    /// Frees a folio that has its vmemmap and no hugetlb destructor, to
+    /// the allocator it came from.  Callers hold no [`HugetlbLock`].
+    fn free_folio(&self, folio: UnlinkedFolio) {
+        // SAFETY: the hstate is live (type invariant) and the folio ours,
+        // off every list; `hugetlb_lock` is not held (only a `HugetlbLock`
+        // holds it, and callers keep none across this call).
+        unsafe { bindings::hugetlb_bulk_free_folio(self.as_ptr(), folio.as_ptr()) };
+        // SAFETY: process context, no lock held.
+        unsafe { bindings::hugetlb_bulk_cond_resched() };
+    }
+}
+
+/// `hugetlb_lock`, held with interrupts disabled.
+///
+/// # Invariants
+///
+/// The lock is held from the creation of the value until it is dropped.
+struct HugetlbLock {
+    // Held on one CPU: neither `Send` nor `Sync`.
+    _not_send: PhantomData<*mut ()>,
+}
+
+impl HugetlbLock {
+    /// Takes the lock (counting a lock cycle of the bulk free).
+    fn lock() -> Self {
+        // SAFETY: called in process context without the lock held: every
+        // `HugetlbLock` is dropped before the next is created.
+        unsafe { bindings::hugetlb_bulk_lock() };
+        // INVARIANT: the lock was just taken.
+        Self {
+            _not_send: PhantomData,
+        }
+    }
+
+    /// Clears the hugetlb destructor of a folio whose vmemmap is in place.
+    fn clear_hugetlb(&self, folio: Folio) {
+        // SAFETY: the lock is held (type invariant) and the folio is live,
+        // taken off the pool by our caller.
+        unsafe { bindings::hugetlb_bulk_folio_clear_hugetlb(folio.as_ptr()) };
+    }
+
+    /// Returns a folio that cannot get its vmemmap back to the pool, as a
+    /// surplus page.
+    fn add_surplus(&self, h: &Hstate, folio: UnlinkedFolio) {
+        // SAFETY: the lock is held (type invariant), the hstate is live and
+        // the folio is ours, off every list; the pool owns it from now on.
+        unsafe { bindings::hugetlb_bulk_add_surplus_folio(h.as_ptr(), folio.as_ptr()) };
+    }
+}
+
+impl Drop for HugetlbLock {
+    fn drop(&mut self) {
+        // SAFETY: the lock is held (type invariant), released once, here.
+        unsafe { bindings::hugetlb_bulk_unlock() };
+    }
+}
+
+/// Clears the destructor of one folio in a lock cycle of its own, then
+/// frees it.
+fn clear_and_free(h: &Hstate, folio: UnlinkedFolio) {
+    HugetlbLock::lock().clear_hugetlb(folio.folio());
+    h.free_folio(folio);
+}
+
+/// Makes progress after a failed batch restore.
+///
+/// Folios already restored (on `restored`) are freed, one lock cycle each,
+/// so that their memory serves the next try.  If there are none, the folios
+/// of `list` are tried one at a time: those that fail go back to the pool
+/// as surplus pages, and the first that succeeds is freed, after which the
+/// caller tries the batch again.
+fn bulk_vmemmap_restore_error(h: &Hstate, list: &mut FolioList<'_>, restored: &mut FolioList<'_>) {
+    if !restored.is_empty() {
+        while let Some(folio) = restored.pop_front() {
+            clear_and_free(h, folio);
+        }
+        return;
+    }
+    while let Some(folio) = list.pop_front() {
+        if h.vmemmap_restore_folio(&folio) {
+            clear_and_free(h, folio);
+            return;
+        }
+        HugetlbLock::lock().add_surplus(h, folio);
+    }
+}
+
+/// Frees every folio of `list` (see the module documentation).
+fn update_and_free_pages_bulk(h: &Hstate, list: &mut FolioList<'_>) {
+    let storage = pin!(ListHeadStorage::new());
+    let mut non_hvo = FolioList::new_in(storage);
+
+    let restored = loop {
+        match h.vmemmap_restore_folios(list, &mut non_hvo) {
+            Ok(restored) => break restored,
+            Err(_) => bulk_vmemmap_restore_error(h, list, &mut non_hvo),
+        }
+    };
+
+    // Without HVO nothing was restored and the callers already cleared the
+    // destructors: no lock cycle at all.
+    if restored > 0 {
+        let lock = HugetlbLock::lock();
+        for folio in non_hvo.iter() {
+            lock.clear_hugetlb(folio);
+        }
+    }
+    while let Some(folio) = non_hvo.pop_front() {
+        h.free_folio(folio);
+    }
+}
+
+/// Frees a list of hugetlb folios taken off the pool of `h` (C:
+/// `update_and_free_pages_bulk()`).  The list is empty on return.
+///
+/// # Safety
+///
+/// `h` points to a live hstate and `folio_list` to a list of its folios
+/// linked by `lru`, removed from the pool and owned by the caller, who does
+/// not hold `hugetlb_lock` and may sleep.
+#[no_mangle]
+pub unsafe extern "C" fn hugetlb_rust_update_and_free_pages_bulk(
+    h: *mut bindings::hstate,
+    folio_list: *mut bindings::list_head,
+) {
+    let Some(h) = NonNull::new(h) else {
+        return;
+    };
+    // INVARIANT: live by the caller's promise.
+    let h = Hstate(h);
+    // SAFETY: the list is the caller's, of live folios linked by `lru`,
+    // and nothing else touches it during this call.
+    let Some(mut list) = (unsafe { FolioList::from_raw(folio_list) }) else {
+        return;
+    };
+    update_and_free_pages_bulk(&h, &mut list);
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hugetlb bulk free: the boot-time choice between Rust and C, and the debug
+ * counters and fault injection both implementations share.
+ */
+#define pr_fmt(fmt) "hugetlb_bulk_free: " fmt
+
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/hugetlb_bulk_free.h>
+#include <linux/init.h>
+#include <linux/jump_label.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/printk.h>
+#include <linux/string.h>
+
+DEFINE_STATIC_KEY_TRUE(hugetlb_bulk_free_rust);
+
+static enum hugetlb_bulk_free_impl bulk_free_boot_impl __initdata = HUGETLB_BULK_FREE_RUST;
+
+static const char *const bulk_free_impl_names[] = {
+	[HUGETLB_BULK_FREE_C] = "c",
+	[HUGETLB_BULK_FREE_RUST] = "rust",
+};
+
+/*
+ * "hugetlb_bulk_free_impl=rust" (the default) or "=c".  Any other value is
+ * reported and ignored: the default stays.
+ */
+static int __init bulk_free_impl_setup(char *str)
+{
+	int i = match_string(bulk_free_impl_names, ARRAY_SIZE(bulk_free_impl_names), str);
+
+	if (i < 0) {
+		pr_err("hugetlb_bulk_free_impl=%s: -EINVAL, expected 'rust' or 'c'; keeping %s\n",
+		       str, bulk_free_impl_names[bulk_free_boot_impl]);
+		return 1;
+	}
+	bulk_free_boot_impl = i;
+	return 1;
+}
+__setup("hugetlb_bulk_free_impl=", bulk_free_impl_setup);
+
+/**
+ * hugetlb_bulk_free_select() - Select the bulk-free implementation.
+ * @impl: The implementation from now on.
+ *
+ * Bulk frees already running finish in the one they started in.  May sleep.
+ */
+void hugetlb_bulk_free_select(enum hugetlb_bulk_free_impl impl)
+{
+	if (impl == HUGETLB_BULK_FREE_RUST)
+		static_branch_enable(&hugetlb_bulk_free_rust);
+	else
+		static_branch_disable(&hugetlb_bulk_free_rust);
+}
+
+/**
+ * hugetlb_bulk_free_selected() - The bulk-free implementation in use.
+ *
+ * Return: %HUGETLB_BULK_FREE_RUST or %HUGETLB_BULK_FREE_C.
+ */
+enum hugetlb_bulk_free_impl hugetlb_bulk_free_selected(void)
+{
+	return hugetlb_bulk_free_use_rust() ? HUGETLB_BULK_FREE_RUST : HUGETLB_BULK_FREE_C;
+}
+
+#ifdef CONFIG_HUGETLB_BULK_FREE_DEBUG
+/*
+ * The counters count what happens while a bulk free runs ("active"); bulk
+ * frees are rare and serialised per hstate by its resize lock, so one set
+ * of global counters is enough for a debugging aid.
+ */
+static struct {
+	atomic_long_t stat[NR_HUGETLB_BULK_STATS];
+	atomic_t active;
+	atomic_t attempts;	/* vmemmap restores in the current bulk free */
+	u32 fail_first;		/* first failing restore, from 1; 0: none */
+	u32 fail_count;		/* failing restores from fail_first on */
+	u64 start_ns;
+	u64 last_ns;		/* duration of the last bulk free */
+} bulk_dbg;
+
+/**
+ * hugetlb_bulk_free_begin() - Note the start of a bulk free.
+ * @folio_list: The folios it frees.
+ */
+void hugetlb_bulk_free_begin(struct list_head *folio_list)
+{
+	if (list_empty(folio_list))
+		return;
+	atomic_inc(&bulk_dbg.active);
+	atomic_set(&bulk_dbg.attempts, 0);
+	atomic_long_inc(&bulk_dbg.stat[HUGETLB_BULK_FREES]);
+	WRITE_ONCE(bulk_dbg.start_ns, ktime_get_ns());
+}
+
+/**
+ * hugetlb_bulk_free_end() - Note the end of a bulk free.
+ */
+void hugetlb_bulk_free_end(void)
+{
+	if (!atomic_read(&bulk_dbg.active))
+		return;
+	WRITE_ONCE(bulk_dbg.last_ns, ktime_get_ns() - READ_ONCE(bulk_dbg.start_ns));
+	atomic_dec(&bulk_dbg.active);
+}
+
+/**
+ * hugetlb_bulk_count() - Count an event of a running bulk free.
+ * @item: What happened.
+ */
+void hugetlb_bulk_count(enum hugetlb_bulk_stat item)
+{
+	if (atomic_read(&bulk_dbg.active))
+		atomic_long_inc(&bulk_dbg.stat[item]);
+}
+
+/**
+ * hugetlb_bulk_stat_read() - Read a bulk-free counter.
+ * @item: The counter.
+ *
+ * Return: its value since boot.
+ */
+unsigned long hugetlb_bulk_stat_read(enum hugetlb_bulk_stat item)
+{
+	return atomic_long_read(&bulk_dbg.stat[item]);
+}
+
+/**
+ * hugetlb_bulk_should_fail_restore() - Whether this vmemmap restore fails.
+ *
+ * Called for every restore of an optimized folio; counts the restores of
+ * the running bulk free and fails those chosen by
+ * hugetlb_bulk_inject_restore_failures().
+ *
+ * Return: true to fail the restore with -ENOMEM.
+ */
+bool hugetlb_bulk_should_fail_restore(void)
+{
+	u32 first = READ_ONCE(bulk_dbg.fail_first);
+	u32 nth;
+
+	if (!first || !atomic_read(&bulk_dbg.active))
+		return false;
+	nth = atomic_inc_return(&bulk_dbg.attempts);
+	if (nth < first || nth - first >= READ_ONCE(bulk_dbg.fail_count))
+		return false;
+	atomic_long_inc(&bulk_dbg.stat[HUGETLB_BULK_INJECTED_FAILURES]);
+	return true;
+}
+
+/**
+ * hugetlb_bulk_inject_restore_failures() - Fail chosen vmemmap restores.
+ * @first: Index, from 1, of the first restore of each bulk free to fail;
+ *	0 turns injection off.
+ * @count: How many restores fail from @first on (UINT_MAX: all).
+ */
+void hugetlb_bulk_inject_restore_failures(unsigned int first, unsigned int count)
+{
+	WRITE_ONCE(bulk_dbg.fail_count, count);
+	WRITE_ONCE(bulk_dbg.fail_first, first);
+}
+
+static int stat_get(void *data, u64 *val)
+{
+	*val = hugetlb_bulk_stat_read((uintptr_t)data);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(stat_fops, stat_get, NULL, "%llu\n");
+
+static int impl_get(void *data, u64 *val)
+{
+	*val = hugetlb_bulk_free_selected() == HUGETLB_BULK_FREE_RUST;
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(impl_fops, impl_get, NULL, "%llu\n");
+
+static int __init hugetlb_bulk_free_debugfs_init(void)
+{
+	static const char *const names[NR_HUGETLB_BULK_STATS] = {
+		[HUGETLB_BULK_FREES] = "bulk_frees",
+		[HUGETLB_BULK_LOCK_CYCLES] = "lock_cycles",
+		[HUGETLB_BULK_TLB_FLUSHES] = "tlb_flushes",
+		[HUGETLB_BULK_INJECTED_FAILURES] = "injected_failures",
+	};
+	struct dentry *dir = debugfs_create_dir("hugetlb_bulk_free", NULL);
+	uintptr_t i;
+
+	for (i = 0; i < NR_HUGETLB_BULK_STATS; i++)
+		debugfs_create_file_unsafe(names[i], 0444, dir, (void *)i, &stat_fops);
+	debugfs_create_file_unsafe("rust", 0444, dir, NULL, &impl_fops);
+	debugfs_create_u64("last_ns", 0444, dir, &bulk_dbg.last_ns);
+	debugfs_create_u32("fail_first", 0644, dir, &bulk_dbg.fail_first);
+	debugfs_create_u32("fail_count", 0644, dir, &bulk_dbg.fail_count);
+	return 0;
+}
+late_initcall(hugetlb_bulk_free_debugfs_init);
+#endif /* CONFIG_HUGETLB_BULK_FREE_DEBUG */
+
+static int __init hugetlb_bulk_free_impl_init(void)
+{
+	hugetlb_bulk_free_select(bulk_free_boot_impl);
+	pr_info("bulk free: %s\n", bulk_free_impl_names[hugetlb_bulk_free_selected()]);
+	return 0;
+}
+early_initcall(hugetlb_bulk_free_impl_init);

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the hugetlb bulk free (mm/hugetlb_bulk_free.rs) and of the
+ * C original, on the 2 MiB hstate: each case grows the pool to N pages,
+ * shrinks it to zero (one bulk free of N folios) and checks the debug
+ * counters, the pool counters and the buddy allocator's free pages.
+ *
+ * The expectations follow HVO: with "hugetlb_free_vmemmap=on" the folios
+ * are vmemmap-optimized and every free restores their vmemmap; without it
+ * there is nothing to restore (and nothing to inject a failure into).
+ */
+#include <kunit/test.h>
+#include <linux/gfp.h>
+#include <linux/hugetlb.h>
+#include <linux/hugetlb_bulk_free.h>
+#include <linux/mm.h>
+#include <linux/page-flags.h>
+#include <linux/vmstat.h>
+
+#define MIDDLE	UINT_MAX	/* fail_first placeholder: the middle folio */
+#define EVERY	UINT_MAX	/* fail_count: every restore from fail_first on */
+
+/* Slack on the buddy's free pages: any lost 2 MiB folio is 512 pages. */
+#define BUDDY_SLACK 256
+
+struct pool_state {
+	unsigned long nr, free, surplus;
+};
+
+struct bulk_result {
+	unsigned long stat[NR_HUGETLB_BULK_STATS];	/* deltas */
+	struct pool_state after;			/* after the bulk free */
+	bool hvo;					/* folios were optimized */
+};
+
+static struct hstate *test_hstate(struct kunit *test)
+{
+	struct hstate *h = size_to_hstate(PMD_SIZE);
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	return h;
+}
+
+static struct pool_state pool_state(struct hstate *h)
+{
+	return (struct pool_state) {
+		.nr = READ_ONCE(h->nr_huge_pages),
+		.free = READ_ONCE(h->free_huge_pages),
+		.surplus = READ_ONCE(h->surplus_huge_pages),
+	};
+}
+
+static long buddy_free_pages(void)
+{
+	drain_all_pages(NULL);
+	return global_zone_page_state(NR_FREE_PAGES);
+}
+
+/* Empties the pool, surplus pages included, with injection off. */
+static void empty_pool(struct kunit *test, struct hstate *h)
+{
+	hugetlb_bulk_inject_restore_failures(0, 0);
+	if (READ_ONCE(h->surplus_huge_pages))
+		KUNIT_ASSERT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, h->nr_huge_pages));
+	KUNIT_ASSERT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 0));
+	KUNIT_ASSERT_EQ(test, READ_ONCE(h->nr_huge_pages), 0);
+}
+
+static void restore_impl(void *prev)
+{
+	hugetlb_bulk_free_select((enum hugetlb_bulk_free_impl)(uintptr_t)prev);
+}
+
+static void use_impl(struct kunit *test, enum hugetlb_bulk_free_impl impl)
+{
+	enum hugetlb_bulk_free_impl prev = hugetlb_bulk_free_selected();
+
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, restore_impl,
+							   (void *)(uintptr_t)prev));
+	hugetlb_bulk_free_select(impl);
+}
+
+/*
+ * Grows the pool to @n, frees it in one bulk free with the restores
+ * [@fail_first, @fail_first + @fail_count) failing, and records what
+ * happened.  Then empties the pool and checks the buddy got all back.
+ */
+static void run_bulk_free(struct kunit *test, enum hugetlb_bulk_free_impl impl,
+			  unsigned int n, unsigned int fail_first,
+			  unsigned int fail_count, struct bulk_result *res)
+{
+	struct hstate *h = test_hstate(test);
+	unsigned long before[NR_HUGETLB_BULK_STATS];
+	long buddy;
+	int i;
+
+	use_impl(test, impl);
+	empty_pool(test, h);
+	KUNIT_ASSERT_FALSE(test, static_key_enabled(&hugetlb_optimize_vmemmap_key));
+	buddy = buddy_free_pages();
+
+	KUNIT_ASSERT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, n));
+	KUNIT_ASSERT_EQ_MSG(test, READ_ONCE(h->nr_huge_pages), n,
+			    "cannot allocate %u huge pages: give the guest more memory", n);
+	res->hvo = static_key_enabled(&hugetlb_optimize_vmemmap_key);
+
+	for (i = 0; i < NR_HUGETLB_BULK_STATS; i++)
+		before[i] = hugetlb_bulk_stat_read(i);
+	hugetlb_bulk_inject_restore_failures(fail_first == MIDDLE ? n / 2 + 1 : fail_first,
+					     fail_count);
+	KUNIT_EXPECT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 0));
+	hugetlb_bulk_inject_restore_failures(0, 0);
+	for (i = 0; i < NR_HUGETLB_BULK_STATS; i++)
+		res->stat[i] = hugetlb_bulk_stat_read(i) - before[i];
+	res->after = pool_state(h);
+
+	/* Every folio is either freed or back as a free surplus page. */
+	KUNIT_EXPECT_EQ(test, res->after.nr, res->after.surplus);
+	KUNIT_EXPECT_EQ(test, res->after.free, res->after.surplus);
+
+	empty_pool(test, h);
+	KUNIT_EXPECT_LT_MSG(test, abs(buddy_free_pages() - buddy), BUDDY_SLACK,
+			    "buddy free pages %ld before, now %ld", buddy, buddy_free_pages());
+}
+
+static const unsigned int sizes[] = { 1, 2, 64, 512 };
+static const enum hugetlb_bulk_free_impl impls[] = { HUGETLB_BULK_FREE_RUST, HUGETLB_BULK_FREE_C };
+
+struct success_case {
+	unsigned int n;
+	enum hugetlb_bulk_free_impl impl;
+};
+
+static const struct success_case success_cases[] = {
+	{ 1, HUGETLB_BULK_FREE_RUST }, { 1, HUGETLB_BULK_FREE_C },
+	{ 2, HUGETLB_BULK_FREE_RUST }, { 2, HUGETLB_BULK_FREE_C },
+	{ 64, HUGETLB_BULK_FREE_RUST }, { 64, HUGETLB_BULK_FREE_C },
+	{ 512, HUGETLB_BULK_FREE_RUST }, { 512, HUGETLB_BULK_FREE_C },
+};
+
+static void success_desc(const struct success_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s N=%u",
+		 c->impl == HUGETLB_BULK_FREE_RUST ? "rust" : "c", c->n);
+}
+KUNIT_ARRAY_PARAM(success, success_cases, success_desc);
+
+/* One bulk free: one lock cycle and one TLB flush with HVO, none without. */
+static void test_bulk_free_one_lock_cycle_one_flush(struct kunit *test)
+{
+	const struct success_case *c = test->param_value;
+	struct bulk_result r;
+
+	run_bulk_free(test, c->impl, c->n, 0, 0, &r);
+	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_FREES], 1);
+	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_LOCK_CYCLES], r.hvo ? 1 : 0);
+	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_TLB_FLUSHES], r.hvo ? 1 : 0);
+	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_INJECTED_FAILURES], 0);
+	KUNIT_EXPECT_EQ(test, r.after.nr, 0);
+}
+
+#define FAIL_N 64
+
+struct failure_case {
+	const char *name;
+	unsigned int first, count;
+	enum hugetlb_bulk_free_impl impl;
+};
+
+static const struct failure_case failure_cases[] = {
+	{ "first", 1, 1, HUGETLB_BULK_FREE_RUST }, { "first", 1, 1, HUGETLB_BULK_FREE_C },
+	{ "middle", MIDDLE, 1, HUGETLB_BULK_FREE_RUST }, { "middle", MIDDLE, 1, HUGETLB_BULK_FREE_C },
+	{ "last", FAIL_N, 1, HUGETLB_BULK_FREE_RUST }, { "last", FAIL_N, 1, HUGETLB_BULK_FREE_C },
+	{ "every", 1, EVERY, HUGETLB_BULK_FREE_RUST }, { "every", 1, EVERY, HUGETLB_BULK_FREE_C },
+};
+
+static void failure_desc(const struct failure_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %s",
+		 c->impl == HUGETLB_BULK_FREE_RUST ? "rust" : "c", c->name);
+}
+KUNIT_ARRAY_PARAM(failure, failure_cases, failure_desc);
+
+/*
+ * A restore failure at folio k of N (HVO): the k - 1 restored before it
+ * are freed one lock cycle each, the retry frees the rest in one: k lock
+ * cycles; the failed batch and the retry flush once each (k = 1: the
+ * retry of folio 1 alone flushes instead of the failed batch).  Every
+ * restore failing: each folio goes back as surplus, one cycle each.
+ */
+static void test_bulk_free_restore_failure(struct kunit *test)
+{
+	const struct failure_case *c = test->param_value;
+	unsigned int k = c->first == MIDDLE ? FAIL_N / 2 + 1 : c->first;
+	struct bulk_result r;
+
+	run_bulk_free(test, c->impl, FAIL_N, c->first, c->count, &r);
+	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_FREES], 1);
+	if (!r.hvo) {
+		/* Nothing to restore: nothing fails, all is freed. */
+		KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_INJECTED_FAILURES], 0);
+		KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_LOCK_CYCLES], 0);
+		KUNIT_EXPECT_EQ(test, r.after.nr, 0);
+		return;
+	}
+	if (c->count == EVERY) {
+		KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_INJECTED_FAILURES], FAIL_N + 1);
+		KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_LOCK_CYCLES], FAIL_N);
+		KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_TLB_FLUSHES], 0);
+		KUNIT_EXPECT_EQ(test, r.after.nr, FAIL_N);
+		KUNIT_EXPECT_EQ(test, r.after.surplus, FAIL_N);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_INJECTED_FAILURES], 1);
+	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_LOCK_CYCLES], k == 1 ? 2 : k);
+	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_TLB_FLUSHES], 2);
+	KUNIT_EXPECT_EQ(test, r.after.nr, 0);
+}
+
+/* Same scenario, same final state and counters, from Rust and from C. */
+static void test_bulk_free_rust_matches_c(struct kunit *test)
+{
+	static const struct { unsigned int n, first, count; } scenarios[] = {
+		{ 64, 0, 0 }, { 64, 1, 1 }, { 64, 33, 1 }, { 64, 64, 1 },
+		{ 64, 1, EVERY }, { 64, 10, 5 }, { 3, 2, EVERY },
+	};
+	unsigned int i, s;
+
+	for (i = 0; i < ARRAY_SIZE(scenarios); i++) {
+		struct bulk_result r[2];
+
+		for (s = 0; s < 2; s++)
+			run_bulk_free(test, impls[s], scenarios[i].n, scenarios[i].first,
+				      scenarios[i].count, &r[s]);
+		KUNIT_EXPECT_EQ_MSG(test, r[0].after.nr, r[1].after.nr, "scenario %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, r[0].after.surplus, r[1].after.surplus,
+				    "scenario %u", i);
+		for (s = 0; s < NR_HUGETLB_BULK_STATS; s++)
+			KUNIT_EXPECT_EQ_MSG(test, r[0].stat[s], r[1].stat[s],
+					    "scenario %u counter %u", i, s);
+	}
+}
+
+static int bulk_free_suite_init(struct kunit_suite *suite)
+{
+	return size_to_hstate(PMD_SIZE) ? 0 : -ENODEV;
+}
+
+static struct kunit_case hugetlb_bulk_free_test_cases[] = {
+	KUNIT_CASE_PARAM_ATTR(test_bulk_free_one_lock_cycle_one_flush, success_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM_ATTR(test_bulk_free_restore_failure, failure_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_ATTR(test_bulk_free_rust_matches_c, { .speed = KUNIT_SPEED_SLOW }),
+	{}
+};
+
+static struct kunit_suite hugetlb_bulk_free_test_suite = {
+	.name = "hugetlb_bulk_free_rust",
+	.suite_init = bulk_free_suite_init,
+	.test_cases = hugetlb_bulk_free_test_cases,
+};
+kunit_test_suite(hugetlb_bulk_free_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the Rust hugetlb bulk free");
+MODULE_LICENSE("GPL");

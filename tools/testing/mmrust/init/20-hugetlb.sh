@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0
+# Boot tests and demonstration of the Rust hugetlb bulk free.
+
+HP=/sys/kernel/mm/hugepages/hugepages-2048kB
+DBG=/sys/kernel/debug/hugetlb_bulk_free
+HVO=/proc/sys/vm/hugetlb_optimize_vmemmap
+
+meminfo() { awk -v k="$1:" '$1 == k {print $2}' /proc/meminfo; }
+
+# Free base pages: in the buddy plus on the per-cpu lists, where freed
+# huge pages may sit for a while (MemFree does not count those).
+free_pages() {
+	awk '$1 == "nr_free_pages" {n += $2} $1 == "count:" {n += $2} END {print n}' /proc/zoneinfo
+}
+stat_of() { cat "$DBG/$1"; }
+
+# set_pool <dir> <count>: write nr_hugepages and check it took.
+set_pool() {
+	echo "$2" > "$1/nr_hugepages" || fail "writing $2 to $1/nr_hugepages failed" || return 1
+	[ "$(cat "$1/nr_hugepages")" = "$2" ] ||
+		fail "$1/nr_hugepages reads $(cat "$1/nr_hugepages") after writing $2"
+}
+
+# Empties the 2 MiB pool, surplus pages included, with injection off.
+empty_pool() {
+	echo 0 > $DBG/fail_first
+	[ "$(cat $HP/surplus_hugepages)" = 0 ] || echo "$(cat $HP/nr_hugepages)" > $HP/nr_hugepages
+	set_pool $HP 0
+}
+
+# check_pool <total> <surplus>: /proc/meminfo and sysfs agree with the pool.
+check_pool() {
+	[ "$(meminfo HugePages_Total)" = "$1" ] && [ "$(cat $HP/nr_hugepages)" = "$1" ] &&
+		[ "$(cat $HP/surplus_hugepages)" = "$2" ] && [ "$(meminfo HugePages_Surp)" = "$2" ] &&
+		[ "$(meminfo HugePages_Free)" = "$1" ] ||
+		fail "pool: want total $1 surplus $2; meminfo: $(grep HugePages_ /proc/meminfo | tr -s ' \n' ' ');" \
+			"sysfs nr $(cat $HP/nr_hugepages) surplus $(cat $HP/surplus_hugepages)"
+}
+
+# bulk_free_cycle <hvo> <n> <fail_first> <fail_count> <want_surplus>:
+# grow to n, free in one bulk free with the given injection; checks the pool
+# afterwards, the counters (one lock cycle and one flush per bulk free on
+# success with HVO) and that the free pages come back once the pool is empty.
+bulk_free_cycle() {
+	local hvo=$1 n=$2 first=$3 count=$4 surplus=$5 mem frees locks flushes
+	empty_pool || return 1
+	echo "$hvo" > $HVO
+	mem=$(free_pages)
+	set_pool $HP "$n" && check_pool "$n" 0 || return 1
+	frees=$(stat_of bulk_frees) locks=$(stat_of lock_cycles) flushes=$(stat_of tlb_flushes)
+	echo "$count" > $DBG/fail_count
+	echo "$first" > $DBG/fail_first
+	echo 0 > $HP/nr_hugepages
+	echo 0 > $DBG/fail_first
+	check_pool "$surplus" "$surplus" || return 1
+	[ $(( $(stat_of bulk_frees) - frees )) = 1 ] || fail "bulk frees: $(( $(stat_of bulk_frees) - frees ))" || return 1
+	if [ "$first" = 0 ]; then
+		[ $(( $(stat_of lock_cycles) - locks )) = "$hvo" ] &&
+			[ $(( $(stat_of tlb_flushes) - flushes )) = "$hvo" ] ||
+			fail "hvo=$hvo n=$n: lock cycles $(( $(stat_of lock_cycles) - locks )), TLB flushes $(( $(stat_of tlb_flushes) - flushes )), want $hvo and $hvo" ||
+			return 1
+	fi
+	empty_pool || return 1
+	# Within 384 pages (1.5 MiB) of where it was: a lost 2 MiB folio shows.
+	[ $(( mem - $(free_pages) )) -lt 384 ] || fail "free pages: $mem before, $(free_pages) after"
+}
+
+test_hugetlb_impl() {
+	want=$(cmdline_param hugetlb_bulk_free_impl rust)
+	case "$want" in rust|c) ;; *)
+		dmesg | grep -q "hugetlb_bulk_free_impl=$want: -EINVAL" ||
+			fail "no rejection message for hugetlb_bulk_free_impl=$want" || return 1
+		want=rust ;;
+	esac
+	dmesg | grep -q "hugetlb_bulk_free: bulk free: $want\$" ||
+		fail "bulk free in use is not '$want': $(dmesg | grep 'hugetlb_bulk_free:')"
+}
+register hugetlb_impl
+
+test_hugetlb_grow_shrink_hvo_on() { bulk_free_cycle 1 128 0 0 0; }
+register hugetlb_grow_shrink_hvo_on
+test_hugetlb_grow_shrink_hvo_off() { bulk_free_cycle 0 128 0 0 0; }
+register hugetlb_grow_shrink_hvo_off
+test_hugetlb_fail_middle_folio() { bulk_free_cycle 1 32 17 1 0; }
+register hugetlb_fail_middle_folio
+test_hugetlb_fail_every_folio() { bulk_free_cycle 1 32 1 4294967295 32; }
+register hugetlb_fail_every_folio
+test_hugetlb_fail_hvo_off_restores_nothing() { bulk_free_cycle 0 32 1 4294967295 0; }
+register hugetlb_fail_hvo_off_restores_nothing
+
+test_hugetlb_1g() {
+	local g=/sys/kernel/mm/hugepages/hugepages-1048576kB frees
+	[ -d $g ] || { echo "skip: no 1 GiB hstate"; return 2; }
+	echo 1 > $HVO
+	frees=$(stat_of bulk_frees)
+	echo 1 > $g/nr_hugepages
+	[ "$(cat $g/nr_hugepages)" = 1 ] || { echo "skip: no room for a 1 GiB page"; return 2; }
+	set_pool $g 0 || return 1
+	[ $(( $(stat_of bulk_frees) - frees )) = 1 ] || fail "1 GiB page not freed by one bulk free"
+}
+register hugetlb_1g
+
+test_hugetlb_selftests() {
+	local t rc=0
+	[ -d /selftests ] || fail "selftests missing from the initramfs" || return 1
+	# map_hugetlb and hugepage-mmap map 256 MiB each.
+	empty_pool && echo 1 > $HVO && set_pool $HP 160 || return 1
+	for t in hugepage-vmemmap map_hugetlb hugepage-mmap hugetlb-madvise; do
+		if /selftests/$t > /tmp/$t.out 2>&1; then
+			echo "selftest $t: ok"
+		else
+			echo "selftest $t: FAILED ($?)"; sed 's/^/  /' /tmp/$t.out; rc=1
+		fi
+	done
+	empty_pool
+	return $rc
+}
+register hugetlb_selftests
+
+demo_hugetlb() {
+	echo "== hugetlb bulk free =="
+	dmesg | grep 'hugetlb_bulk_free:' | sed 's/^\[[^]]*\] /  /'
+	for hvo in 1 0; do
+		echo $hvo > $HVO
+		echo 512 > $HP/nr_hugepages
+		echo "-- HVO $( [ $hvo = 1 ] && echo on || echo off): pool of $(meminfo HugePages_Total) x 2 MiB, MemFree $(meminfo MemFree) kB"
+		f=$(stat_of bulk_frees) l=$(stat_of lock_cycles) t=$(stat_of tlb_flushes)
+		echo 0 > $HP/nr_hugepages
+		echo "   freed in $(( $(stat_of bulk_frees) - f )) bulk free of $(( $(stat_of last_ns) / 1000 )) us:" \
+			"$(( $(stat_of lock_cycles) - l )) hugetlb_lock cycle(s), $(( $(stat_of tlb_flushes) - t )) TLB flush(es);" \
+			"MemFree $(meminfo MemFree) kB"
+	done
+	echo 1 > $HVO
+	echo 16 > $HP/nr_hugepages
+	echo 4294967295 > $DBG/fail_count
+	echo 1 > $DBG/fail_first
+	echo "-- every vmemmap restore failing (injected): shrinking 16 pages to 0"
+	echo 0 > $HP/nr_hugepages
+	echo 0 > $DBG/fail_first
+	echo "   kept as surplus: $(meminfo HugePages_Surp) of $(meminfo HugePages_Total); none lost"
+	empty_pool
+	echo "   after injection off and a second shrink: HugePages_Total $(meminfo HugePages_Total)"
+}
+demo hugetlb

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the base's hugetlb selftests (tools/testing/selftests/mm) static,
+# for the test initramfs: they run in the booted kernel (init/20-hugetlb.sh).
+. "$(dirname "$0")/lib.sh"
+
+out=$CACHE/initramfs-extra/selftests
+hdr=$BUILD/usr/include
+sel=$SRC/tools/testing/selftests
+mkdir -p "$out"
+[ -f "$hdr/linux/mman.h" ] || "${KMAKE[@]}" headers > /dev/null
+for t in hugepage-vmemmap map_hugetlb hugepage-mmap hugetlb-madvise; do
+	src=$sel/mm/$t.c
+	if [ ! "$out/$t" -nt "$src" ]; then
+		say "selftest: building $t (static)"
+		clang-19 -static -O2 -Wno-everything -isystem "$hdr" -I "$sel" -I "$sel/mm" \
+			-o "$out/$t" "$src" "$sel/mm/vm_util.c"
+	fi
+done
