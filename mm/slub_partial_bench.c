@@ -117,8 +117,11 @@ static int __init slub_partial_bench(void)
 	for (i = 0; i < bench_rounds; i++) {
 		u64 r = bench_round(s, objs, victims, nr_objs);
 
-		if (!r)
-			break;
+		if (!r) {
+			pr_warn("impl=%s round=%u: no full slab to free into, round dropped\n",
+				impl, i);
+			continue;
+		}
 		results[n++] = r;
 		pr_info("impl=%s round=%u ns_per_op=%llu.%02llu\n", impl, i,
 			div_u64(r, 100), r % 100);

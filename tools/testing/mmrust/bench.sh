@@ -4,8 +4,8 @@
 # also printed as one line "bench: <name> = <value> [unit]".
 . "$(dirname "$0")/lib.sh"
 
-rounds=${MMRUST_BENCH_ROUNDS:-3}       # boots per implementation
-inner=${MMRUST_BENCH_INNER:-15}        # benchmark rounds inside one boot
+rounds=${MMRUST_BENCH_ROUNDS:-7}       # boots per implementation
+inner=${MMRUST_BENCH_INNER:-31}        # benchmark rounds inside one boot
 mkdir -p "$LOGS"
 
 median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else printf "%.4f\n", (v[NR/2]+v[NR/2+1])/2}'; }
@@ -16,9 +16,14 @@ for r in $(seq 1 "$rounds"); do
 	order="rust c"; [ $((r % 2)) = 0 ] && order="c rust"
 	for impl in $order; do
 		log=$LOGS/bench-slub-$impl-$r.log
-		"$TOP/tools/testing/mmrust/boot.sh" bench "$log" \
-			slub_partial_impl=$impl slub_partial_bench=$inner kunit.enable=0 loglevel=4 || true
-		v=$(sed -n "s/.*slub_partial_bench: impl=$impl median ns_per_op=\([0-9.]*\).*/\1/p" "$log")
+		v=
+		for try in 1 2 3; do
+			"$TOP/tools/testing/mmrust/boot.sh" bench "$log" \
+				slub_partial_impl=$impl slub_partial_bench=$inner kunit.enable=0 || true
+			v=$(sed -n "s/.*slub_partial_bench: impl=$impl median ns_per_op=\([0-9.]*\).*/\1/p" "$log")
+			[ -z "$v" ] || break
+			say "  no result in $log (try $try of 3): $(grep 'slub_partial_bench' "$log" | tail -1)"
+		done
 		[ -n "$v" ] || die "no benchmark result in $log"
 		eval "ns_$impl=$v"
 	done
