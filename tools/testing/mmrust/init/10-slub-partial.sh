@@ -32,14 +32,7 @@ check_cache_partial() {
 }
 
 test_slub_partial_impl() {
-	want=$(cmdline_param slub_partial_impl rust)
-	case "$want" in rust|c) ;; *)
-		dmesg | grep -q "slub_partial_impl=$want: -EINVAL" ||
-			fail "no rejection message for slub_partial_impl=$want" || return 1
-		want=rust ;;
-	esac
-	dmesg | grep -q "slub_partial: per-cpu partial accounting: $want\$" ||
-		fail "accounting in use is not '$want': $(dmesg | grep 'slub_partial:')"
+	check_impl slub_partial_impl "slub_partial: per-cpu partial accounting: "
 }
 register slub_partial_impl
 

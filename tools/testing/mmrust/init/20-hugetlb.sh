@@ -66,14 +66,7 @@ bulk_free_cycle() {
 }
 
 test_hugetlb_impl() {
-	want=$(cmdline_param hugetlb_bulk_free_impl rust)
-	case "$want" in rust|c) ;; *)
-		dmesg | grep -q "hugetlb_bulk_free_impl=$want: -EINVAL" ||
-			fail "no rejection message for hugetlb_bulk_free_impl=$want" || return 1
-		want=rust ;;
-	esac
-	dmesg | grep -q "hugetlb_bulk_free: bulk free: $want\$" ||
-		fail "bulk free in use is not '$want': $(dmesg | grep 'hugetlb_bulk_free:')"
+	check_impl hugetlb_bulk_free_impl "hugetlb_bulk_free: bulk free: "
 }
 register hugetlb_impl
 

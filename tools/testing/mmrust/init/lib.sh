@@ -35,3 +35,17 @@ cmdline_param() {
 }
 
 fail() { echo "$*"; return 1; }
+
+# check_impl <boot parameter> <log prefix>: the implementation in use (the
+# log line "<prefix><impl>") is the one the parameter asked for, or rust
+# for an absent parameter, or rust with a rejection message for a bad one.
+check_impl() {
+	want=$(cmdline_param "$1" rust)
+	case "$want" in rust|c) ;; *)
+		dmesg | grep -q "$1=$want: -EINVAL" ||
+			fail "no rejection message for $1=$want" || return 1
+		want=rust ;;
+	esac
+	dmesg | grep -q "$2$want\$" ||
+		fail "implementation in use is not '$want': $(dmesg | grep "$2")"
+}
