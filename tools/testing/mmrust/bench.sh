@@ -34,3 +34,38 @@ done
 printf 'bench: slub_partial_rust_ns_per_op = %s ns\n' "$(printf '%s\n' "${rust_all[@]}" | median)"
 printf 'bench: slub_partial_c_ns_per_op = %s ns\n' "$(printf '%s\n' "${c_all[@]}" | median)"
 printf 'bench: slub_partial_rust_over_c = %s\n' "$(printf '%s\n' "${ratios[@]}" | median)"
+
+# hugetlb bulk free: time of the bulk free of "echo 0 > nr_hugepages"
+# (debugfs last_ns), HVO on and off, Rust and C, in boots of one image.
+say "hugetlb bulk free: shrink of N 2 MiB pages to 0, HVO on/off, Rust and C (3 repetitions per boot)"
+for impl in rust c; do
+	"$TOP/tools/testing/mmrust/boot.sh" bench "$LOGS/bench-hugetlb-$impl.log" \
+		hugetlb_bulk_free_impl=$impl mmrust.bench=hugetlb kunit.enable=0 || true
+done
+# hstat <impl> <hvo> <n> <field>: median of the field over the repetitions.
+hstat() {
+	grep "hugetlb_bench: hvo=$2 n=$3 " "$LOGS/bench-hugetlb-$1.log" |
+		grep -o "$4=[0-9]*" | cut -d= -f2 | median
+}
+printf '  %-5s %-4s %6s %14s %12s %12s\n' impl hvo N free_us lock_cycles tlb_flushes
+for impl in rust c; do
+	for hvo in 1 0; do
+		for n in 64 512 1024; do
+			ns=$(hstat $impl $hvo $n free_ns)
+			[ -n "$ns" ] || continue
+			printf '  %-5s %-4s %6s %14s %12s %12s\n' $impl $hvo $n \
+				"$(awk -v v="$ns" 'BEGIN {printf "%.1f", v / 1000}')" \
+				"$(hstat $impl $hvo $n lock_cycles)" "$(hstat $impl $hvo $n tlb_flushes)"
+			printf 'bench: hugetlb_free_%s_hvo%s_n%s_us = %s us\n' $impl $hvo $n \
+				"$(awk -v v="$ns" 'BEGIN {printf "%.1f", v / 1000}')" >> "$LOGS/bench-hugetlb.lines"
+		done
+	done
+done
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.3f", a / b; else print "n/a"}'; }
+[ ! -f "$LOGS/bench-hugetlb.lines" ] || { cat "$LOGS/bench-hugetlb.lines"; rm -f "$LOGS/bench-hugetlb.lines"; }
+printf 'bench: hugetlb_free_lock_cycles = %s\n' "$(hstat rust 1 512 lock_cycles)"
+printf 'bench: hugetlb_free_tlb_flushes = %s\n' "$(hstat rust 1 512 tlb_flushes)"
+printf 'bench: hugetlb_free_hvo_on_over_off = %s\n' \
+	"$(ratio "$(hstat rust 1 512 free_ns)" "$(hstat rust 0 512 free_ns)")"
+printf 'bench: hugetlb_free_rust_over_c = %s\n' \
+	"$(ratio "$(hstat rust 1 512 free_ns)" "$(hstat c 1 512 free_ns)")"

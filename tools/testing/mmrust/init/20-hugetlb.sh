@@ -110,6 +110,26 @@ test_hugetlb_selftests() {
 }
 register hugetlb_selftests
 
+# One line per bulk free: "hugetlb_bench: hvo=<0|1> n=<pages> free_ns=<ns>
+# lock_cycles=<n> tlb_flushes=<n>", for tools/testing/mmrust/bench.sh.
+bench_hugetlb() {
+	local hvo n rep l t
+	for rep in 1 2 3; do
+		for hvo in 1 0; do
+			for n in 64 512 1024; do
+				echo $hvo > $HVO
+				echo "$n" > $HP/nr_hugepages
+				[ "$(cat $HP/nr_hugepages)" = "$n" ] || { echo "hugetlb_bench: no room for $n"; continue; }
+				l=$(stat_of lock_cycles) t=$(stat_of tlb_flushes)
+				echo 0 > $HP/nr_hugepages
+				echo "hugetlb_bench: hvo=$hvo n=$n free_ns=$(stat_of last_ns)" \
+					"lock_cycles=$(( $(stat_of lock_cycles) - l ))" \
+					"tlb_flushes=$(( $(stat_of tlb_flushes) - t ))"
+			done
+		done
+	done
+}
+
 demo_hugetlb() {
 	echo "== hugetlb bulk free =="
 	dmesg | grep 'hugetlb_bulk_free:' | sed 's/^\[[^]]*\] /  /'
