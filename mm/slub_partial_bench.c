@@ -47,7 +47,10 @@ static int __init bench_setup(char *str)
 }
 __setup("slub_partial_bench=", bench_setup);
 
-/* One round; returns the mean cost of a push-through free in 1/100 ns. */
+/*
+ * One round; returns the mean cost of a push-through free in 1/100 ns, or
+ * 0 when there was nothing to measure (no memory, or no full slab).
+ */
 static u64 __init bench_round(struct kmem_cache *s, void **objs, void **victims,
 			      unsigned int nr_objs)
 {
@@ -57,8 +60,11 @@ static u64 __init bench_round(struct kmem_cache *s, void **objs, void **victims,
 
 	for (i = 0; i < nr_objs; i++) {
 		objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
-		if (!objs[i])
+		if (!objs[i]) {
+			while (i--)
+				kmem_cache_free(s, objs[i]);
 			return 0;
+		}
 	}
 	/* The first object of every slab filled entirely by this round. */
 	for (i = 0; i <= nr_objs; i++) {
@@ -118,7 +124,7 @@ static int __init slub_partial_bench(void)
 		u64 r = bench_round(s, objs, victims, nr_objs);
 
 		if (!r) {
-			pr_warn("impl=%s round=%u: no full slab to free into, round dropped\n",
+			pr_warn("impl=%s round=%u: nothing measured, round dropped\n",
 				impl, i);
 			continue;
 		}
