@@ -31,6 +31,7 @@ struct bulk_result {
 	unsigned long stat[NR_HUGETLB_BULK_STATS];	/* deltas */
 	struct pool_state after;			/* after the bulk free */
 	bool hvo;					/* folios were optimized */
+	unsigned long stale_pages;	/* freed pages still typed hugetlb */
 };
 
 static struct hstate *test_hstate(struct kunit *test)
@@ -66,6 +67,44 @@ static void empty_pool(struct kunit *test, struct hstate *h)
 	KUNIT_ASSERT_EQ(test, READ_ONCE(h->nr_huge_pages), 0);
 }
 
+/* Records the first pfn of every folio of the (free) pool into @pfns. */
+static unsigned int pool_pfns(struct hstate *h, unsigned long *pfns, unsigned int max)
+{
+	struct folio *folio;
+	unsigned int n = 0;
+	int nid;
+
+	spin_lock_irq(&hugetlb_lock);
+	for_each_node_state(nid, N_MEMORY)
+		list_for_each_entry(folio, &h->hugepage_freelists[nid], lru)
+			if (n < max)
+				pfns[n++] = folio_pfn(folio);
+	spin_unlock_irq(&hugetlb_lock);
+	return n;
+}
+
+/*
+ * Counts the pages of the given (freed) folios whose struct page still
+ * carries the hugetlb page type: a freed page that reads as hugetlb is
+ * later freed through free_huge_folio() by whoever reuses it.
+ */
+static unsigned long stale_hugetlb_pages(struct hstate *h, const unsigned long *pfns,
+					 unsigned int n)
+{
+	unsigned long stale = 0, i;
+	unsigned int f;
+
+	for (f = 0; f < n; f++)
+		for (i = 0; i < pages_per_huge_page(h); i++) {
+			const struct page *page = pfn_to_page(pfns[f] + i);
+
+			/* Racy read of a free page, as dump_page() does. */
+			if ((data_race(page->page_type) >> 24) == PGTY_hugetlb)
+				stale++;
+		}
+	return stale;
+}
+
 static void restore_impl(void *prev)
 {
 	hugetlb_bulk_free_select((enum hugetlb_bulk_free_impl)(uintptr_t)prev);
@@ -91,6 +130,8 @@ static void run_bulk_free(struct kunit *test, enum hugetlb_bulk_free_impl impl,
 {
 	struct hstate *h = test_hstate(test);
 	unsigned long before[NR_HUGETLB_BULK_STATS];
+	unsigned long *pfns;
+	unsigned int nr_pfns;
 	long buddy;
 	int i;
 
@@ -103,6 +144,10 @@ static void run_bulk_free(struct kunit *test, enum hugetlb_bulk_free_impl impl,
 	KUNIT_ASSERT_EQ_MSG(test, READ_ONCE(h->nr_huge_pages), n,
 			    "cannot allocate %u huge pages: give the guest more memory", n);
 	res->hvo = static_key_enabled(&hugetlb_optimize_vmemmap_key);
+	pfns = kunit_kcalloc(test, n, sizeof(*pfns), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pfns);
+	nr_pfns = pool_pfns(h, pfns, n);
+	KUNIT_ASSERT_EQ(test, nr_pfns, n);
 
 	for (i = 0; i < NR_HUGETLB_BULK_STATS; i++)
 		before[i] = hugetlb_bulk_stat_read(i);
@@ -121,10 +166,19 @@ static void run_bulk_free(struct kunit *test, enum hugetlb_bulk_free_impl impl,
 	empty_pool(test, h);
 	KUNIT_EXPECT_LT_MSG(test, abs(buddy_free_pages() - buddy), BUDDY_SLACK,
 			    "buddy free pages %ld before, now %ld", buddy, buddy_free_pages());
+	res->stale_pages = stale_hugetlb_pages(h, pfns, nr_pfns);
+	KUNIT_EXPECT_EQ_MSG(test, res->stale_pages, 0,
+			    "pages of freed folios still typed hugetlb");
 }
 
 static const unsigned int sizes[] = { 1, 2, 64, 512 };
 static const enum hugetlb_bulk_free_impl impls[] = { HUGETLB_BULK_FREE_RUST, HUGETLB_BULK_FREE_C };
+
+static void impl_desc(const enum hugetlb_bulk_free_impl *impl, char *desc)
+{
+	strscpy(desc, *impl == HUGETLB_BULK_FREE_RUST ? "rust" : "c", KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(impl, impls, impl_desc);
 
 struct success_case {
 	unsigned int n;
@@ -157,6 +211,20 @@ static void test_bulk_free_one_lock_cycle_one_flush(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_TLB_FLUSHES], r.hvo ? 1 : 0);
 	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_INJECTED_FAILURES], 0);
 	KUNIT_EXPECT_EQ(test, r.after.nr, 0);
+}
+
+/*
+ * Every page of every freed folio leaves without the hugetlb page type:
+ * the vmemmap restore must not copy the head's struct page over tails.
+ */
+static void test_freed_folio_pages_not_hugetlb(struct kunit *test)
+{
+	const enum hugetlb_bulk_free_impl *impl = test->param_value;
+	struct bulk_result r;
+
+	run_bulk_free(test, *impl, 64, 0, 0, &r);
+	KUNIT_EXPECT_EQ(test, r.after.nr, 0);
+	KUNIT_EXPECT_EQ(test, r.stale_pages, 0);
 }
 
 #define FAIL_N 64
@@ -250,6 +318,8 @@ static struct kunit_case hugetlb_bulk_free_test_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(test_bulk_free_one_lock_cycle_one_flush, success_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM_ATTR(test_bulk_free_restore_failure, failure_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM_ATTR(test_freed_folio_pages_not_hugetlb, impl_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_ATTR(test_bulk_free_rust_matches_c, { .speed = KUNIT_SPEED_SLOW }),
 	{}
