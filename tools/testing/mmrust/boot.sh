@@ -21,7 +21,7 @@ chmod +x "$ird/init"
 (cd "$ird" && find . | cpio -o -H newc --quiet) > "$CACHE/initramfs.cpio"
 
 smp=${MMRUST_SMP:-2}
-mem=${MMRUST_MEM:-3G}
+mem=${MMRUST_MEM:-5G}
 timeout "${MMRUST_BOOT_TIMEOUT:-300}" qemu-system-x86_64 \
 	-bios /usr/share/qemu/qboot.rom -m "$mem" -smp "$smp" -cpu max \
 	-nographic -no-reboot -nic none \

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build the base's hugetlb selftests (tools/testing/selftests/mm) static,
 # for the test initramfs: they run in the booted kernel (init/20-hugetlb.sh).
+# Also our guest helper timed_write (the benchmark's sysfs write timer).
 . "$(dirname "$0")/lib.sh"
 
 out=$CACHE/initramfs-extra/selftests
@@ -17,3 +18,10 @@ for t in hugepage-vmemmap map_hugetlb hugepage-mmap hugetlb-madvise; do
 			-o "$out/$t" "$src" "$sel/mm/vm_util.c"
 	fi
 done
+
+bin=$CACHE/initramfs-extra/bin
+mkdir -p "$bin"
+if [ ! "$bin/timed_write" -nt "$TOP/tools/testing/mmrust/timed_write.c" ]; then
+	say "guest tool: building timed_write (static)"
+	clang-19 -static -O2 -Wall -Werror -o "$bin/timed_write" "$TOP/tools/testing/mmrust/timed_write.c"
+fi

@@ -81,17 +81,54 @@ register hugetlb_fail_every_folio
 test_hugetlb_fail_hvo_off_restores_nothing() { bulk_free_cycle 0 32 1 4294967295 0; }
 register hugetlb_fail_hvo_off_restores_nothing
 
-test_hugetlb_1g() {
-	local g=/sys/kernel/mm/hugepages/hugepages-1048576kB frees
-	[ -d $g ] || { echo "skip: no 1 GiB hstate"; return 2; }
-	echo 1 > $HVO
-	frees=$(stat_of bulk_frees)
-	echo 1 > $g/nr_hugepages
-	[ "$(cat $g/nr_hugepages)" = 1 ] || { echo "skip: no room for a 1 GiB page"; return 2; }
-	set_pool $g 0 || return 1
-	[ $(( $(stat_of bulk_frees) - frees )) = 1 ] || fail "1 GiB page not freed by one bulk free"
+# The same on the 1 GiB hstate, where the guest has room for one page:
+# bulk_free_1g <hvo> <fail_first> <fail_count> <want_surplus>.  /proc/meminfo
+# shows only the default (2 MiB) pool, so its "Hugetlb:" total is checked.
+G=/sys/kernel/mm/hugepages/hugepages-1048576kB
+check_pool_1g() {
+	[ "$(cat $G/nr_hugepages)" = "$1" ] && [ "$(cat $G/free_hugepages)" = "$1" ] &&
+		[ "$(cat $G/surplus_hugepages)" = "$2" ] &&
+		[ "$(meminfo Hugetlb)" = $(( $1 * 1048576 )) ] ||
+		fail "1 GiB pool: want total $1 surplus $2; sysfs nr $(cat $G/nr_hugepages)" \
+			"free $(cat $G/free_hugepages) surplus $(cat $G/surplus_hugepages);" \
+			"meminfo Hugetlb $(meminfo Hugetlb) kB"
 }
-register hugetlb_1g
+
+bulk_free_1g() {
+	local hvo=$1 first=$2 count=$3 surplus=$4 mem frees locks flushes
+	[ -d $G ] || { echo "skip: no 1 GiB hstate"; return 2; }
+	empty_pool || return 1
+	echo "$hvo" > $HVO
+	mem=$(free_pages)
+	echo 1 > $G/nr_hugepages
+	[ "$(cat $G/nr_hugepages)" = 1 ] || { echo "skip: no room for a 1 GiB page"; return 2; }
+	check_pool_1g 1 0 || return 1
+	frees=$(stat_of bulk_frees) locks=$(stat_of lock_cycles) flushes=$(stat_of tlb_flushes)
+	echo "$count" > $DBG/fail_count
+	echo "$first" > $DBG/fail_first
+	echo 0 > $G/nr_hugepages
+	echo 0 > $DBG/fail_first
+	check_pool_1g "$surplus" "$surplus" || return 1
+	[ $(( $(stat_of bulk_frees) - frees )) = 1 ] || fail "bulk frees: $(( $(stat_of bulk_frees) - frees ))" || return 1
+	if [ "$first" = 0 ]; then
+		[ $(( $(stat_of lock_cycles) - locks )) = "$hvo" ] &&
+			[ $(( $(stat_of tlb_flushes) - flushes )) = "$hvo" ] ||
+			fail "1 GiB hvo=$hvo: lock cycles $(( $(stat_of lock_cycles) - locks )), TLB flushes $(( $(stat_of tlb_flushes) - flushes )), want $hvo and $hvo" ||
+			return 1
+	fi
+	[ "$surplus" = 0 ] || { set_pool $G 1 && set_pool $G 0 && check_pool_1g 0 0 || return 1; }
+	# A lost 1 GiB folio is 262144 pages.
+	[ $(( mem - $(free_pages) )) -lt 384 ] || fail "free pages: $mem before, $(free_pages) after"
+}
+
+test_hugetlb_1g_hvo_on() { bulk_free_1g 1 0 0 0; }
+register hugetlb_1g_hvo_on
+test_hugetlb_1g_hvo_off() { bulk_free_1g 0 0 0 0; }
+register hugetlb_1g_hvo_off
+test_hugetlb_1g_fail_once() { bulk_free_1g 1 1 1 0; }
+register hugetlb_1g_fail_once
+test_hugetlb_1g_fail_every() { bulk_free_1g 1 1 4294967295 1; }
+register hugetlb_1g_fail_every
 
 test_hugetlb_selftests() {
 	local t rc=0
@@ -112,17 +149,25 @@ register hugetlb_selftests
 
 # One line per bulk free: "hugetlb_bench: hvo=<0|1> n=<pages> free_ns=<ns>
 # lock_cycles=<n> tlb_flushes=<n>", for tools/testing/mmrust/bench.sh.
+# The benchmark: for each N (mmrust.bench_n=, comma-separated), HVO on and
+# off, mmrust.bench_reps= times (3): the wall time of "echo N > nr_hugepages" (grow) and of
+# "echo 0 > nr_hugepages" (shrink) measured around write(2) by timed_write,
+# the bulk free's own duration (debugfs last_ns) and its counters.
 bench_hugetlb() {
-	local hvo n rep l t
-	for rep in 1 2 3; do
+	local hvo n rep l t g s sizes reps
+	sizes=$(sed -n 's/.*mmrust\.bench_n=\([0-9,]*\).*/\1/p' /proc/cmdline | tr , ' ')
+	reps=$(sed -n 's/.*mmrust\.bench_reps=\([0-9]*\).*/\1/p' /proc/cmdline)
+	for rep in $(seq 1 "${reps:-3}"); do
 		for hvo in 1 0; do
-			for n in 64 512 1024; do
+			for n in ${sizes:-64 512 1024}; do
 				echo $hvo > $HVO
-				echo "$n" > $HP/nr_hugepages
-				[ "$(cat $HP/nr_hugepages)" = "$n" ] || { echo "hugetlb_bench: no room for $n"; continue; }
+				g=$(timed_write $HP/nr_hugepages "$n")
+				[ "$(cat $HP/nr_hugepages)" = "$n" ] || {
+					echo "hugetlb_bench: no room for $n"; empty_pool; continue; }
 				l=$(stat_of lock_cycles) t=$(stat_of tlb_flushes)
-				echo 0 > $HP/nr_hugepages
-				echo "hugetlb_bench: hvo=$hvo n=$n free_ns=$(stat_of last_ns)" \
+				s=$(timed_write $HP/nr_hugepages 0)
+				echo "hugetlb_bench: hvo=$hvo n=$n grow_ns=$g shrink_ns=$s" \
+					"free_ns=$(stat_of last_ns)" \
 					"lock_cycles=$(( $(stat_of lock_cycles) - l ))" \
 					"tlb_flushes=$(( $(stat_of tlb_flushes) - t ))"
 			done
