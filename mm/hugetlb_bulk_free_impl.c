@@ -85,23 +85,28 @@ static struct {
 /**
  * hugetlb_bulk_free_begin() - Note the start of a bulk free.
  * @folio_list: The folios it frees.
+ *
+ * Return: whether the bulk free is counted (its list is not empty); pass
+ * it to hugetlb_bulk_free_end().
  */
-void hugetlb_bulk_free_begin(struct list_head *folio_list)
+bool hugetlb_bulk_free_begin(struct list_head *folio_list)
 {
 	if (list_empty(folio_list))
-		return;
+		return false;
 	atomic_inc(&bulk_dbg.active);
 	atomic_set(&bulk_dbg.attempts, 0);
 	atomic_long_inc(&bulk_dbg.stat[HUGETLB_BULK_FREES]);
 	WRITE_ONCE(bulk_dbg.start_ns, ktime_get_ns());
+	return true;
 }
 
 /**
  * hugetlb_bulk_free_end() - Note the end of a bulk free.
+ * @counted: What hugetlb_bulk_free_begin() returned for it.
  */
-void hugetlb_bulk_free_end(void)
+void hugetlb_bulk_free_end(bool counted)
 {
-	if (!atomic_read(&bulk_dbg.active))
+	if (!counted)
 		return;
 	WRITE_ONCE(bulk_dbg.last_ns, ktime_get_ns() - READ_ONCE(bulk_dbg.start_ns));
 	atomic_dec(&bulk_dbg.active);
@@ -175,7 +180,16 @@ static int impl_get(void *data, u64 *val)
 	*val = hugetlb_bulk_free_selected() == HUGETLB_BULK_FREE_RUST;
 	return 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(impl_fops, impl_get, NULL, "%llu\n");
+
+/* 1: Rust, 0: the C original; anything else is -EINVAL, nothing changes. */
+static int impl_set(void *data, u64 val)
+{
+	if (val > 1)
+		return -EINVAL;
+	hugetlb_bulk_free_select(val ? HUGETLB_BULK_FREE_RUST : HUGETLB_BULK_FREE_C);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(impl_fops, impl_get, impl_set, "%llu\n");
 
 static int __init hugetlb_bulk_free_debugfs_init(void)
 {
@@ -190,7 +204,7 @@ static int __init hugetlb_bulk_free_debugfs_init(void)
 
 	for (i = 0; i < NR_HUGETLB_BULK_STATS; i++)
 		debugfs_create_file_unsafe(names[i], 0444, dir, (void *)i, &stat_fops);
-	debugfs_create_file_unsafe("rust", 0444, dir, NULL, &impl_fops);
+	debugfs_create_file_unsafe("rust", 0644, dir, NULL, &impl_fops);
 	debugfs_create_u64("last_ns", 0444, dir, &bulk_dbg.last_ns);
 	debugfs_create_u32("fail_first", 0644, dir, &bulk_dbg.fail_first);
 	debugfs_create_u32("fail_count", 0644, dir, &bulk_dbg.fail_count);

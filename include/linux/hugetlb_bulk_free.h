@@ -87,15 +87,19 @@ enum hugetlb_bulk_stat {
 };
 
 #ifdef CONFIG_HUGETLB_BULK_FREE_DEBUG
-void hugetlb_bulk_free_begin(struct list_head *folio_list);
-void hugetlb_bulk_free_end(void);
+bool hugetlb_bulk_free_begin(struct list_head *folio_list);
+void hugetlb_bulk_free_end(bool counted);
 void hugetlb_bulk_count(enum hugetlb_bulk_stat item);
 unsigned long hugetlb_bulk_stat_read(enum hugetlb_bulk_stat item);
 bool hugetlb_bulk_should_fail_restore(void);
 void hugetlb_bulk_inject_restore_failures(unsigned int first, unsigned int count);
 #else
-static inline void hugetlb_bulk_free_begin(struct list_head *folio_list) { }
-static inline void hugetlb_bulk_free_end(void) { }
+static inline bool hugetlb_bulk_free_begin(struct list_head *folio_list)
+{
+	return false;
+}
+
+static inline void hugetlb_bulk_free_end(bool counted) { }
 static inline void hugetlb_bulk_count(enum hugetlb_bulk_stat item) { }
 static inline bool hugetlb_bulk_should_fail_restore(void)
 {

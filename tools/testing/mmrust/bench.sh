@@ -45,28 +45,26 @@ fi
 # last_ns) and its lock-cycle and TLB-flush counts.
 hmem=${MMRUST_BENCH_HUGETLB_MEM:-10G}
 hsizes=${MMRUST_BENCH_HUGETLB_N:-64,512,1024,2048,4096}
-hboots=${MMRUST_BENCH_HUGETLB_BOOTS:-3}   # boots per implementation, alternating
+hboots=${MMRUST_BENCH_HUGETLB_BOOTS:-3}   # boots
 hreps=${MMRUST_BENCH_HUGETLB_REPS:-5}     # repetitions inside one boot
 "$TOP/tools/testing/mmrust/selftests.sh"   # builds the guest's timed_write
 say "hugetlb bulk free: grow to N 2 MiB pages, shrink to 0, HVO on/off, Rust and C" \
-	"($hmem guest; $hboots boots per implementation, alternating, $hreps repetitions each)"
+	"alternating in each boot ($hmem guest; $hboots boots, $hreps repetitions each)"
 rm -f "$LOGS"/bench-hugetlb-*.log
 for r in $(seq 1 "$hboots"); do
-	order="rust c"; [ $((r % 2)) = 0 ] && order="c rust"
-	for impl in $order; do
-		log=$LOGS/bench-hugetlb-$impl-$r.log
-		MMRUST_MEM=$hmem "$TOP/tools/testing/mmrust/boot.sh" bench "$log" \
-			hugetlb_bulk_free_impl=$impl mmrust.bench=hugetlb mmrust.bench_n=$hsizes \
-			mmrust.bench_reps=$hreps kunit.enable=0 || true
-		grep -q 'hugetlb_bench: hvo=' "$log" || say "  no hugetlb results in $log"
-		grep 'hugetlb_bench: no room' "$log" | sort -u | sed 's/^/  /' || true
-	done
+	log=$LOGS/bench-hugetlb-both-$r.log
+	MMRUST_MEM=$hmem "$TOP/tools/testing/mmrust/boot.sh" bench "$log" \
+		mmrust.bench=hugetlb mmrust.bench_n=$hsizes mmrust.bench_impls=rust,c \
+		mmrust.bench_reps=$hreps kunit.enable=0 || true
+	grep -q 'hugetlb_bench: impl=' "$log" || say "  no hugetlb results in $log"
+	grep 'hugetlb_bench: no room' "$log" | sort -u | sed 's/^/  /' || true
 done
-# hstat <logs> <hvo> <n> <field>: median of the field over every repetition
-# in the logs named <logs> (bench-hugetlb-<logs>-*.log).
+# hstat <logs> <impl> <hvo> <n> <field>: median of the field over every
+# repetition in the logs bench-hugetlb-<logs>-*.log.
 hstat() {
-	cat "$LOGS"/bench-hugetlb-"$1"-*.log 2>/dev/null | grep "hugetlb_bench: hvo=$2 n=$3 " |
-		grep -o " $4=[0-9]*" | cut -d= -f2 | median
+	cat "$LOGS"/bench-hugetlb-"$1"-*.log 2>/dev/null |
+		grep "hugetlb_bench: impl=$2 hvo=$3 n=$4 " |
+		grep -o " $5=[0-9]*" | cut -d= -f2 | median
 }
 us() { awk -v v="$1" 'BEGIN {printf "%.1f", v / 1000}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.3f", a / b; else print "n/a"}'; }
@@ -76,14 +74,14 @@ printf '  %-5s %-4s %6s %12s %12s %12s %12s %12s\n' \
 for impl in rust c; do
 	for hvo in 1 0; do
 		for n in ${hsizes//,/ }; do
-			f=$(hstat $impl $hvo $n free_ns)
+			f=$(hstat both $impl $hvo $n free_ns)
 			[ -n "$f" ] || continue
-			g=$(hstat $impl $hvo $n grow_ns)
-			sh=$(hstat $impl $hvo $n shrink_ns)
+			g=$(hstat both $impl $hvo $n grow_ns)
+			sh=$(hstat both $impl $hvo $n shrink_ns)
 			printf '  %-5s %-4s %6s %12s %12s %12s %12s %12s\n' $impl $hvo $n \
 				"$(us "$g")" "$(us "$sh")" "$(us "$f")" \
-				"$(hstat $impl $hvo $n lock_cycles)" \
-				"$(hstat $impl $hvo $n tlb_flushes)"
+				"$(hstat both $impl $hvo $n lock_cycles)" \
+				"$(hstat both $impl $hvo $n tlb_flushes)"
 			lines+=("bench: hugetlb_grow_${impl}_hvo${hvo}_n${n}_us = $(us "$g") us"
 				"bench: hugetlb_shrink_${impl}_hvo${hvo}_n${n}_us = $(us "$sh") us"
 				"bench: hugetlb_free_${impl}_hvo${hvo}_n${n}_us = $(us "$f") us")
@@ -91,19 +89,19 @@ for impl in rust c; do
 	done
 done
 printf '%s\n' "${lines[@]}"
-printf 'bench: hugetlb_free_lock_cycles = %s\n' "$(hstat rust 1 512 lock_cycles)"
-printf 'bench: hugetlb_free_tlb_flushes = %s\n' "$(hstat rust 1 512 tlb_flushes)"
+printf 'bench: hugetlb_free_lock_cycles = %s\n' "$(hstat both rust 1 512 lock_cycles)"
+printf 'bench: hugetlb_free_tlb_flushes = %s\n' "$(hstat both rust 1 512 tlb_flushes)"
 printf 'bench: hugetlb_free_hvo_on_over_off = %s\n' \
-	"$(ratio "$(hstat rust 1 512 free_ns)" "$(hstat rust 0 512 free_ns)")"
+	"$(ratio "$(hstat both rust 1 512 free_ns)" "$(hstat both rust 0 512 free_ns)")"
 printf 'bench: hugetlb_free_rust_over_c = %s\n' \
-	"$(ratio "$(hstat rust 1 512 free_ns)" "$(hstat c 1 512 free_ns)")"
+	"$(ratio "$(hstat both rust 1 512 free_ns)" "$(hstat both c 1 512 free_ns)")"
 nmax=${hsizes##*,}
 printf 'bench: hugetlb_free_hvo_on_over_off_n%s = %s\n' "$nmax" \
-	"$(ratio "$(hstat rust 1 "$nmax" free_ns)" "$(hstat rust 0 "$nmax" free_ns)")"
+	"$(ratio "$(hstat both rust 1 "$nmax" free_ns)" "$(hstat both rust 0 "$nmax" free_ns)")"
 printf 'bench: hugetlb_shrink_hvo_on_over_off_n%s = %s\n' "$nmax" \
-	"$(ratio "$(hstat rust 1 "$nmax" shrink_ns)" "$(hstat rust 0 "$nmax" shrink_ns)")"
+	"$(ratio "$(hstat both rust 1 "$nmax" shrink_ns)" "$(hstat both rust 0 "$nmax" shrink_ns)")"
 printf 'bench: hugetlb_free_rust_over_c_n%s = %s\n' "$nmax" \
-	"$(ratio "$(hstat rust 1 "$nmax" free_ns)" "$(hstat c 1 "$nmax" free_ns)")"
+	"$(ratio "$(hstat both rust 1 "$nmax" free_ns)" "$(hstat both c 1 "$nmax" free_ns)")"
 
 # How much of the HVO cost is the RCU grace period the vmemmap restore
 # waits for: the same, Rust, 512 pages, with expedited grace periods.
@@ -113,10 +111,10 @@ say "hugetlb bulk free with rcupdate.rcu_expedited=1: Rust, 512 pages"
 	rcupdate.rcu_expedited=1 kunit.enable=0 || true
 for hvo in 1 0; do
 	printf 'bench: hugetlb_free_rust_hvo%s_n512_rcu_expedited_us = %s us\n' $hvo \
-		"$(us "$(hstat expedited $hvo 512 free_ns)")"
+		"$(us "$(hstat expedited rust $hvo 512 free_ns)")"
 done
 printf 'bench: hugetlb_free_hvo_on_over_off_rcu_expedited = %s\n' \
-	"$(ratio "$(hstat expedited 1 512 free_ns)" "$(hstat expedited 0 512 free_ns)")"
+	"$(ratio "$(hstat expedited rust 1 512 free_ns)" "$(hstat expedited rust 0 512 free_ns)")"
 
 # Scaling with the guest's vCPU count (the seed's flush cost grew with CPUs):
 # Rust, HVO on, 512 pages.
@@ -124,7 +122,7 @@ say "hugetlb bulk free against vCPUs: Rust, HVO on, 512 pages"
 for smp in 1 2 4; do
 	MMRUST_SMP=$smp "$TOP/tools/testing/mmrust/boot.sh" bench "$LOGS/bench-hugetlb-smp$smp-1.log" \
 		mmrust.bench=hugetlb mmrust.bench_n=512 mmrust.bench_reps=$hreps kunit.enable=0 || true
-	v=$(hstat smp$smp 1 512 free_ns)
+	v=$(hstat smp$smp rust 1 512 free_ns)
 	[ -n "$v" ] || { say "  no result for $smp vCPUs"; continue; }
 	printf 'bench: hugetlb_free_rust_hvo1_n512_smp%s_us = %s us\n' "$smp" "$(us "$v")"
 done

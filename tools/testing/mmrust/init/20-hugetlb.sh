@@ -70,6 +70,22 @@ test_hugetlb_impl() {
 }
 register hugetlb_impl
 
+# The debugfs switch: 1 (Rust) and 0 (C) take effect, anything else is
+# refused with EINVAL and changes nothing.
+test_hugetlb_impl_switch() {
+	local booted v
+	booted=$(stat_of rust)
+	for v in 0 1 "$booted"; do
+		echo "$v" > $DBG/rust && [ "$(stat_of rust)" = "$v" ] ||
+			fail "writing $v to $DBG/rust: reads $(stat_of rust)" || return 1
+	done
+	for v in 2 rust -1; do
+		! echo "$v" 2> /dev/null > $DBG/rust || fail "writing '$v' to $DBG/rust succeeded" || return 1
+		[ "$(stat_of rust)" = "$booted" ] || fail "'$v' changed $DBG/rust to $(stat_of rust)" || return 1
+	done
+}
+register hugetlb_impl_switch
+
 test_hugetlb_grow_shrink_hvo_on() { bulk_free_cycle 1 128 0 0 0; }
 register hugetlb_grow_shrink_hvo_on
 test_hugetlb_grow_shrink_hvo_off() { bulk_free_cycle 0 128 0 0 0; }
@@ -147,29 +163,40 @@ test_hugetlb_selftests() {
 }
 register hugetlb_selftests
 
-# One line per bulk free: "hugetlb_bench: hvo=<0|1> n=<pages> free_ns=<ns>
-# lock_cycles=<n> tlb_flushes=<n>", for tools/testing/mmrust/bench.sh.
 # The benchmark: for each N (mmrust.bench_n=, comma-separated), HVO on and
-# off, mmrust.bench_reps= times (3): the wall time of "echo N > nr_hugepages" (grow) and of
-# "echo 0 > nr_hugepages" (shrink) measured around write(2) by timed_write,
-# the bulk free's own duration (debugfs last_ns) and its counters.
+# off, mmrust.bench_reps= times (3), and for each implementation of
+# mmrust.bench_impls= (comma-separated, switched through debugfs; default:
+# the one booted), one line
+#   hugetlb_bench: impl=<rust|c> hvo=<0|1> n=<pages> grow_ns=<ns>
+#     shrink_ns=<ns> free_ns=<ns> lock_cycles=<n> tlb_flushes=<n>
+# with the wall time of "echo N > nr_hugepages" and "echo 0 > nr_hugepages"
+# measured around write(2) by timed_write, the bulk free's own duration
+# (debugfs last_ns) and its counters.  The order of the implementations
+# alternates from one repetition to the next.
 bench_hugetlb() {
-	local hvo n rep l t g s sizes reps
+	local hvo n rep l t g s sizes reps impls impl order
 	sizes=$(sed -n 's/.*mmrust\.bench_n=\([0-9,]*\).*/\1/p' /proc/cmdline | tr , ' ')
 	reps=$(sed -n 's/.*mmrust\.bench_reps=\([0-9]*\).*/\1/p' /proc/cmdline)
+	impls=$(sed -n 's/.*mmrust\.bench_impls=\([a-z,]*\).*/\1/p' /proc/cmdline | tr , ' ')
+	[ -n "$impls" ] || impls=$( [ "$(stat_of rust)" = 1 ] && echo rust || echo c)
 	for rep in $(seq 1 "${reps:-3}"); do
+		order=$impls
+		[ $((rep % 2)) = 1 ] || order=$(echo "$impls" | awk '{for (i = NF; i > 0; i--) printf "%s ", $i}')
 		for hvo in 1 0; do
 			for n in ${sizes:-64 512 1024}; do
-				echo $hvo > $HVO
-				g=$(timed_write $HP/nr_hugepages "$n")
-				[ "$(cat $HP/nr_hugepages)" = "$n" ] || {
-					echo "hugetlb_bench: no room for $n"; empty_pool; continue; }
-				l=$(stat_of lock_cycles) t=$(stat_of tlb_flushes)
-				s=$(timed_write $HP/nr_hugepages 0)
-				echo "hugetlb_bench: hvo=$hvo n=$n grow_ns=$g shrink_ns=$s" \
-					"free_ns=$(stat_of last_ns)" \
-					"lock_cycles=$(( $(stat_of lock_cycles) - l ))" \
-					"tlb_flushes=$(( $(stat_of tlb_flushes) - t ))"
+				for impl in $order; do
+					echo $( [ "$impl" = rust ] && echo 1 || echo 0) > $DBG/rust
+					echo $hvo > $HVO
+					g=$(timed_write $HP/nr_hugepages "$n")
+					[ "$(cat $HP/nr_hugepages)" = "$n" ] || {
+						echo "hugetlb_bench: no room for $n"; empty_pool; continue; }
+					l=$(stat_of lock_cycles) t=$(stat_of tlb_flushes)
+					s=$(timed_write $HP/nr_hugepages 0)
+					echo "hugetlb_bench: impl=$impl hvo=$hvo n=$n grow_ns=$g shrink_ns=$s" \
+						"free_ns=$(stat_of last_ns)" \
+						"lock_cycles=$(( $(stat_of lock_cycles) - l ))" \
+						"tlb_flushes=$(( $(stat_of tlb_flushes) - t ))"
+				done
 			done
 		done
 	done
