@@ -3,7 +3,8 @@
  * KUnit tests of the hugetlb bulk free (mm/hugetlb_bulk_free.rs) and of the
  * C original, on the 2 MiB hstate: each case grows the pool to N pages,
  * shrinks it to zero (one bulk free of N folios) and checks the debug
- * counters, the pool counters and the buddy allocator's free pages.
+ * counters, the pool counters, the buddy allocator's free pages and that no
+ * page of a freed folio still reads as hugetlb.
  *
  * The expectations follow HVO: with "hugetlb_free_vmemmap=on" the folios
  * are vmemmap-optimized and every free restores their vmemmap; without it
@@ -171,7 +172,6 @@ static void run_bulk_free(struct kunit *test, enum hugetlb_bulk_free_impl impl,
 			    "pages of freed folios still typed hugetlb");
 }
 
-static const unsigned int sizes[] = { 1, 2, 64, 512 };
 static const enum hugetlb_bulk_free_impl impls[] = { HUGETLB_BULK_FREE_RUST, HUGETLB_BULK_FREE_C };
 
 static void impl_desc(const enum hugetlb_bulk_free_impl *impl, char *desc)
