@@ -57,8 +57,8 @@ run_boot() {  # run_boot <label> <mode> <params...>
 
 # init_on_free=1 also turns on the page allocator's free-time checks: a page
 # freed with a leftover page type or mapcount is a "BUG: Bad page state",
-# which fails the KUnit run's dmesg check and the boot's dmesg_clean (this
-# is how patches/0011 was found).  It costs ~10 s in the HVO boot.
+# which fails the boot test dmesg_clean (this is how patches/0011 was
+# found).  It costs ~10 s in the HVO boot.
 case "$what" in
 kunit)
 	run_boot kunit-rust none hugetlb_free_vmemmap=on init_on_free=1
