@@ -21,47 +21,66 @@ set_pool() {
 		fail "$1/nr_hugepages reads $(cat "$1/nr_hugepages") after writing $2"
 }
 
-# Empties the 2 MiB pool, surplus pages included, with injection off.
+HP1G=/sys/kernel/mm/hugepages/hugepages-1048576kB
+
+# empty_pool [<dir>]: empties a pool (default 2 MiB), surplus pages
+# included, with injection off.
 empty_pool() {
+	local d=${1:-$HP}
 	echo 0 > $DBG/fail_first
-	[ "$(cat $HP/surplus_hugepages)" = 0 ] || echo "$(cat $HP/nr_hugepages)" > $HP/nr_hugepages
-	set_pool $HP 0
+	[ "$(cat "$d/surplus_hugepages")" = 0 ] || echo "$(cat "$d/nr_hugepages")" > "$d/nr_hugepages"
+	set_pool "$d" 0
 }
 
-# check_pool <total> <surplus>: /proc/meminfo and sysfs agree with the pool.
+# check_pool <dir> <total> <surplus>: sysfs and /proc/meminfo agree with the
+# pool (all free).  meminfo details only the default (2 MiB) pool; its
+# "Hugetlb:" total covers every pool, the others being empty.
 check_pool() {
-	[ "$(meminfo HugePages_Total)" = "$1" ] && [ "$(cat $HP/nr_hugepages)" = "$1" ] &&
-		[ "$(cat $HP/surplus_hugepages)" = "$2" ] && [ "$(meminfo HugePages_Surp)" = "$2" ] &&
-		[ "$(meminfo HugePages_Free)" = "$1" ] ||
-		fail "pool: want total $1 surplus $2; meminfo: $(grep HugePages_ /proc/meminfo | tr -s ' \n' ' ');" \
-			"sysfs nr $(cat $HP/nr_hugepages) surplus $(cat $HP/surplus_hugepages)"
+	local d=$1 kb=${1##*hugepages-}
+	kb=${kb%kB}
+	[ "$(cat "$d/nr_hugepages")" = "$2" ] && [ "$(cat "$d/free_hugepages")" = "$2" ] &&
+		[ "$(cat "$d/surplus_hugepages")" = "$3" ] &&
+		[ "$(meminfo Hugetlb)" = $(( $2 * kb )) ] &&
+		{ [ "$d" != $HP ] || { [ "$(meminfo HugePages_Total)" = "$2" ] &&
+			[ "$(meminfo HugePages_Free)" = "$2" ] &&
+			[ "$(meminfo HugePages_Surp)" = "$3" ]; }; } ||
+		fail "$d: want total $2 surplus $3; sysfs nr $(cat "$d/nr_hugepages")" \
+			"free $(cat "$d/free_hugepages") surplus $(cat "$d/surplus_hugepages");" \
+			"meminfo: $(grep -E 'HugePages_|Hugetlb' /proc/meminfo | tr -s ' \n' ' ')"
 }
 
-# bulk_free_cycle <hvo> <n> <fail_first> <fail_count> <want_surplus>:
-# grow to n, free in one bulk free with the given injection; checks the pool
-# afterwards, the counters (one lock cycle and one flush per bulk free on
-# success with HVO) and that the free pages come back once the pool is empty.
+# bulk_free_cycle <dir> <hvo> <n> <fail_first> <fail_count> <want_surplus>:
+# grow the pool of <dir> to n, free it in one bulk free with the given
+# injection; checks the pool afterwards, the counters (one lock cycle and
+# one flush per bulk free on success with HVO) and that the free pages come
+# back once the pool is empty.  Skipped when a 1 GiB pool finds no room.
 bulk_free_cycle() {
-	local hvo=$1 n=$2 first=$3 count=$4 surplus=$5 mem frees locks flushes
-	empty_pool || return 1
+	local d=$1 hvo=$2 n=$3 first=$4 count=$5 surplus=$6 mem frees locks flushes
+	[ -d "$d" ] || { echo "skip: no $d"; return 2; }
+	empty_pool $HP || return 1
+	[ ! -d $HP1G ] || empty_pool $HP1G || return 1
 	echo "$hvo" > $HVO
 	mem=$(free_pages)
-	set_pool $HP "$n" && check_pool "$n" 0 || return 1
+	echo "$n" > "$d/nr_hugepages"
+	if [ "$(cat "$d/nr_hugepages")" != "$n" ] && [ "$d" = $HP1G ]; then
+		echo "skip: no room for $n 1 GiB page(s)"; empty_pool $d; return 2
+	fi
+	check_pool "$d" "$n" 0 || return 1
 	frees=$(stat_of bulk_frees) locks=$(stat_of lock_cycles) flushes=$(stat_of tlb_flushes)
 	echo "$count" > $DBG/fail_count
 	echo "$first" > $DBG/fail_first
-	echo 0 > $HP/nr_hugepages
+	echo 0 > "$d/nr_hugepages"
 	echo 0 > $DBG/fail_first
-	check_pool "$surplus" "$surplus" || return 1
+	check_pool "$d" "$surplus" "$surplus" || return 1
 	[ $(( $(stat_of bulk_frees) - frees )) = 1 ] || fail "bulk frees: $(( $(stat_of bulk_frees) - frees ))" || return 1
 	if [ "$first" = 0 ]; then
 		[ $(( $(stat_of lock_cycles) - locks )) = "$hvo" ] &&
 			[ $(( $(stat_of tlb_flushes) - flushes )) = "$hvo" ] ||
-			fail "hvo=$hvo n=$n: lock cycles $(( $(stat_of lock_cycles) - locks )), TLB flushes $(( $(stat_of tlb_flushes) - flushes )), want $hvo and $hvo" ||
+			fail "$d hvo=$hvo n=$n: lock cycles $(( $(stat_of lock_cycles) - locks )), TLB flushes $(( $(stat_of tlb_flushes) - flushes )), want $hvo and $hvo" ||
 			return 1
 	fi
-	empty_pool || return 1
-	# Within 384 pages (1.5 MiB) of where it was: a lost 2 MiB folio shows.
+	empty_pool "$d" && check_pool "$d" 0 0 || return 1
+	# Within 384 pages (1.5 MiB) of where it was: a lost folio shows.
 	[ $(( mem - $(free_pages) )) -lt 384 ] || fail "free pages: $mem before, $(free_pages) after"
 }
 
@@ -86,64 +105,25 @@ test_hugetlb_impl_switch() {
 }
 register hugetlb_impl_switch
 
-test_hugetlb_grow_shrink_hvo_on() { bulk_free_cycle 1 128 0 0 0; }
+test_hugetlb_grow_shrink_hvo_on() { bulk_free_cycle $HP 1 128 0 0 0; }
 register hugetlb_grow_shrink_hvo_on
-test_hugetlb_grow_shrink_hvo_off() { bulk_free_cycle 0 128 0 0 0; }
+test_hugetlb_grow_shrink_hvo_off() { bulk_free_cycle $HP 0 128 0 0 0; }
 register hugetlb_grow_shrink_hvo_off
-test_hugetlb_fail_middle_folio() { bulk_free_cycle 1 32 17 1 0; }
+test_hugetlb_fail_middle_folio() { bulk_free_cycle $HP 1 32 17 1 0; }
 register hugetlb_fail_middle_folio
-test_hugetlb_fail_every_folio() { bulk_free_cycle 1 32 1 4294967295 32; }
+test_hugetlb_fail_every_folio() { bulk_free_cycle $HP 1 32 1 4294967295 32; }
 register hugetlb_fail_every_folio
-test_hugetlb_fail_hvo_off_restores_nothing() { bulk_free_cycle 0 32 1 4294967295 0; }
+test_hugetlb_fail_hvo_off_restores_nothing() { bulk_free_cycle $HP 0 32 1 4294967295 0; }
 register hugetlb_fail_hvo_off_restores_nothing
 
-# The same on the 1 GiB hstate, where the guest has room for one page:
-# bulk_free_1g <hvo> <fail_first> <fail_count> <want_surplus>.  /proc/meminfo
-# shows only the default (2 MiB) pool, so its "Hugetlb:" total is checked.
-G=/sys/kernel/mm/hugepages/hugepages-1048576kB
-check_pool_1g() {
-	[ "$(cat $G/nr_hugepages)" = "$1" ] && [ "$(cat $G/free_hugepages)" = "$1" ] &&
-		[ "$(cat $G/surplus_hugepages)" = "$2" ] &&
-		[ "$(meminfo Hugetlb)" = $(( $1 * 1048576 )) ] ||
-		fail "1 GiB pool: want total $1 surplus $2; sysfs nr $(cat $G/nr_hugepages)" \
-			"free $(cat $G/free_hugepages) surplus $(cat $G/surplus_hugepages);" \
-			"meminfo Hugetlb $(meminfo Hugetlb) kB"
-}
-
-bulk_free_1g() {
-	local hvo=$1 first=$2 count=$3 surplus=$4 mem frees locks flushes
-	[ -d $G ] || { echo "skip: no 1 GiB hstate"; return 2; }
-	empty_pool || return 1
-	echo "$hvo" > $HVO
-	mem=$(free_pages)
-	echo 1 > $G/nr_hugepages
-	[ "$(cat $G/nr_hugepages)" = 1 ] || { echo "skip: no room for a 1 GiB page"; return 2; }
-	check_pool_1g 1 0 || return 1
-	frees=$(stat_of bulk_frees) locks=$(stat_of lock_cycles) flushes=$(stat_of tlb_flushes)
-	echo "$count" > $DBG/fail_count
-	echo "$first" > $DBG/fail_first
-	echo 0 > $G/nr_hugepages
-	echo 0 > $DBG/fail_first
-	check_pool_1g "$surplus" "$surplus" || return 1
-	[ $(( $(stat_of bulk_frees) - frees )) = 1 ] || fail "bulk frees: $(( $(stat_of bulk_frees) - frees ))" || return 1
-	if [ "$first" = 0 ]; then
-		[ $(( $(stat_of lock_cycles) - locks )) = "$hvo" ] &&
-			[ $(( $(stat_of tlb_flushes) - flushes )) = "$hvo" ] ||
-			fail "1 GiB hvo=$hvo: lock cycles $(( $(stat_of lock_cycles) - locks )), TLB flushes $(( $(stat_of tlb_flushes) - flushes )), want $hvo and $hvo" ||
-			return 1
-	fi
-	[ "$surplus" = 0 ] || { set_pool $G 1 && set_pool $G 0 && check_pool_1g 0 0 || return 1; }
-	# A lost 1 GiB folio is 262144 pages.
-	[ $(( mem - $(free_pages) )) -lt 384 ] || fail "free pages: $mem before, $(free_pages) after"
-}
-
-test_hugetlb_1g_hvo_on() { bulk_free_1g 1 0 0 0; }
+# The same for one page of 1 GiB.
+test_hugetlb_1g_hvo_on() { bulk_free_cycle $HP1G 1 1 0 0 0; }
 register hugetlb_1g_hvo_on
-test_hugetlb_1g_hvo_off() { bulk_free_1g 0 0 0 0; }
+test_hugetlb_1g_hvo_off() { bulk_free_cycle $HP1G 0 1 0 0 0; }
 register hugetlb_1g_hvo_off
-test_hugetlb_1g_fail_once() { bulk_free_1g 1 1 1 0; }
+test_hugetlb_1g_fail_once() { bulk_free_cycle $HP1G 1 1 1 1 0; }
 register hugetlb_1g_fail_once
-test_hugetlb_1g_fail_every() { bulk_free_1g 1 1 4294967295 1; }
+test_hugetlb_1g_fail_every() { bulk_free_cycle $HP1G 1 1 1 4294967295 1; }
 register hugetlb_1g_fail_every
 
 test_hugetlb_selftests() {
