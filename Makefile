@@ -8,59 +8,65 @@ export MMRUST_CACHE ?= $(HOME)/.cache/mmrust
 T := tools/testing/mmrust
 CACHE := $(MMRUST_CACHE)
 
-.PHONY: all help setup prepare build test kunit boot run bench check clean distclean
+# $(call step,<what it does>,<script and arguments>): one step, announced.
+step = @echo "==> $@: $(1)" && bash $(T)/$(2)
+
+.PHONY: all help setup prepare build test kunit boot run shell bench check series kunit-tool clean distclean
 
 all: help
 
 help:
 	@echo "make test     install what is needed, build, run every test (KUnit + boot tests)"
 	@echo "make run      build the test kernel and boot it, showing the components at work"
+	@echo "make shell    boot the test kernel with a root shell on this terminal"
 	@echo "make kunit    KUnit suites only (x86_64 QEMU)"
 	@echo "make boot     boot tests only"
 	@echo "make bench    benchmarks (Rust vs C in one image), 'bench: <name> = <value>' lines"
 	@echo "make check    checkpatch, rustfmt and clippy on our code"
+	@echo "make series   the whole overlay as one git format-patch series against the plain base"
+	@echo "make kunit-tool  the KUnit suites through the base's kunit.py and mm/.kunitconfig (second build)"
 	@echo "make clean    remove the build outputs (keeps the unpacked base and ccache)"
 	@echo "cache: $(CACHE)"
 
 setup:
-	@echo "==> setup: Debian packages and bindgen-cli"
-	@bash $(T)/setup.sh
+	$(call step,Debian packages and bindgen-cli,setup.sh)
 
 prepare: setup
-	@echo "==> prepare: base + overlay + patches in $(CACHE)/src"
-	@bash $(T)/prepare.sh
+	$(call step,base + overlay + patches in $(CACHE)/src,prepare.sh)
 
 build: prepare
-	@echo "==> build: x86_64 test kernel"
-	@bash $(T)/build.sh
+	$(call step,x86_64 test kernel,build.sh)
 
 test: build
-	@echo "==> test: KUnit and boot tests"
-	@bash $(T)/test.sh all
+	$(call step,KUnit and boot tests,test.sh all)
 
 kunit: build
-	@echo "==> kunit: KUnit suites in the x86_64 test kernel"
-	@bash $(T)/test.sh kunit
+	$(call step,KUnit suites in the x86_64 test kernel,test.sh kunit)
 
 boot: build
-	@echo "==> boot: boot tests"
-	@bash $(T)/test.sh boot
+	$(call step,boot tests,test.sh boot)
 
 run: build
-	@echo "==> run: booting the test kernel (QEMU TCG, 2 vCPUs)"
-	@bash $(T)/run.sh
+	$(call step,booting the test kernel (QEMU TCG with 2 vCPUs),run.sh)
+
+shell: build
+	$(call step,booting the test kernel with a root shell,shell.sh)
+
+series: prepare
+	$(call step,the overlay as a patch series,series.sh)
+
+kunit-tool: prepare
+	$(call step,kunit.py run with mm/.kunitconfig,kunit_tool.sh)
 
 bench: build
-	@echo "==> bench: benchmarks"
-	@bash $(T)/bench.sh
+	$(call step,benchmarks,bench.sh)
 
 check: prepare
-	@echo "==> check: checkpatch, rustfmt, clippy"
-	@bash $(T)/check.sh
+	$(call step,checkpatch - rustfmt - clippy,check.sh)
 
 clean:
 	@echo "==> clean: removing $(CACHE)/build, logs and the prepared tree"
-	rm -rf $(CACHE)/build $(CACHE)/logs $(CACHE)/stage $(CACHE)/initramfs* $(CACHE)/src $(CACHE)/manifest
+	rm -rf $(CACHE)/build $(CACHE)/logs $(CACHE)/stage $(CACHE)/initramfs* $(CACHE)/src $(CACHE)/manifest $(CACHE)/series*
 
 distclean: clean
 	@echo "==> distclean: also the unpacked base, ccache and bindgen"

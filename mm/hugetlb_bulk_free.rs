@@ -23,15 +23,23 @@
 //!
 //! C header: [`include/linux/hugetlb_bulk_free.h`](srctree/include/linux/hugetlb_bulk_free.h)
 
+//!
+//! The folios and their lists are the `kernel` crate's
+//! ([`kernel::mm::folio`], [`kernel::mm::folio_list`]); what is private to
+//! this algorithm stays here: [`Hstate`] and [`HugetlbLock`], whose only
+//! operations are steps of the bulk free.
+
 use core::marker::PhantomData;
 use core::pin::pin;
 use core::ptr::NonNull;
 use kernel::bindings;
+use kernel::mm::{
+    folio::{Folio, ListFolio, UnlinkedFolio},
+    folio_list::{FolioList, ListHeadStorage},
+};
 
-#[path = "hugetlb_bulk_free/folio_list.rs"]
-mod folio_list;
-
-use folio_list::{Folio, FolioList, ListHeadStorage, UnlinkedFolio};
+/// The folios a bulk free works on: taken off the pool, no reference.
+type Folios<'a> = FolioList<'a, UnlinkedFolio>;
 
 /// An hstate, borrowed from C for one bulk free.
 ///
@@ -53,8 +61,8 @@ impl Hstate {
     /// Returns the number of folios restored, or the error.
     fn vmemmap_restore_folios(
         &self,
-        list: &mut FolioList<'_>,
-        done: &mut FolioList<'_>,
+        list: &mut Folios<'_>,
+        done: &mut Folios<'_>,
     ) -> Result<usize, isize> {
         // SAFETY: the hstate is live (type invariant); both lists are
         // ours, and the C function only moves folios from one to the other.
@@ -81,7 +89,7 @@ impl Hstate {
         // SAFETY: the hstate is live (type invariant) and the folio ours,
         // off every list; `hugetlb_lock` is not held (only a `HugetlbLock`
         // holds it, and callers keep none across this call).
-        unsafe { bindings::hugetlb_bulk_free_folio(self.as_ptr(), folio.as_ptr()) };
+        unsafe { bindings::hugetlb_bulk_free_folio(self.as_ptr(), folio.into_raw().as_ptr()) };
         // SAFETY: process context, no lock held.
         unsafe { bindings::hugetlb_bulk_cond_resched() };
     }
@@ -110,7 +118,7 @@ impl HugetlbLock {
     }
 
     /// Clears the hugetlb destructor of a folio whose vmemmap is in place.
-    fn clear_hugetlb(&self, folio: Folio) {
+    fn clear_hugetlb(&self, folio: &Folio) {
         // SAFETY: the lock is held (type invariant) and the folio is live,
         // taken off the pool by our caller.
         unsafe { bindings::hugetlb_bulk_folio_clear_hugetlb(folio.as_ptr()) };
@@ -121,7 +129,7 @@ impl HugetlbLock {
     fn add_surplus(&self, h: &Hstate, folio: UnlinkedFolio) {
         // SAFETY: the lock is held (type invariant), the hstate is live and
         // the folio is ours, off every list; the pool owns it from now on.
-        unsafe { bindings::hugetlb_bulk_add_surplus_folio(h.as_ptr(), folio.as_ptr()) };
+        unsafe { bindings::hugetlb_bulk_add_surplus_folio(h.as_ptr(), folio.into_raw().as_ptr()) };
     }
 }
 
@@ -135,7 +143,7 @@ impl Drop for HugetlbLock {
 /// Clears the destructor of one folio in a lock cycle of its own, then
 /// frees it.
 fn clear_and_free(h: &Hstate, folio: UnlinkedFolio) {
-    HugetlbLock::lock().clear_hugetlb(folio.folio());
+    HugetlbLock::lock().clear_hugetlb(&folio);
     h.free_folio(folio);
 }
 
@@ -146,7 +154,7 @@ fn clear_and_free(h: &Hstate, folio: UnlinkedFolio) {
 /// of `list` are tried one at a time: those that fail go back to the pool
 /// as surplus pages, and the first that succeeds is freed, after which the
 /// caller tries the batch again.
-fn bulk_vmemmap_restore_error(h: &Hstate, list: &mut FolioList<'_>, restored: &mut FolioList<'_>) {
+fn bulk_vmemmap_restore_error(h: &Hstate, list: &mut Folios<'_>, restored: &mut Folios<'_>) {
     if !restored.is_empty() {
         while let Some(folio) = restored.pop_front() {
             clear_and_free(h, folio);
@@ -163,9 +171,9 @@ fn bulk_vmemmap_restore_error(h: &Hstate, list: &mut FolioList<'_>, restored: &m
 }
 
 /// Frees every folio of `list` (see the module documentation).
-fn update_and_free_pages_bulk(h: &Hstate, list: &mut FolioList<'_>) {
+fn update_and_free_pages_bulk(h: &Hstate, list: &mut Folios<'_>) {
     let storage = pin!(ListHeadStorage::new());
-    let mut non_hvo = FolioList::new_in(storage);
+    let mut non_hvo = Folios::new_in(storage);
 
     let restored = loop {
         match h.vmemmap_restore_folios(list, &mut non_hvo) {
@@ -206,8 +214,9 @@ pub unsafe extern "C" fn hugetlb_rust_update_and_free_pages_bulk(
     // INVARIANT: live by the caller's promise.
     let h = Hstate(h);
     // SAFETY: the list is the caller's, of live folios linked by `lru`,
+    // taken off the pool without a reference (held as `UnlinkedFolio`s),
     // and nothing else touches it during this call.
-    let Some(mut list) = (unsafe { FolioList::from_raw(folio_list) }) else {
+    let Some(mut list) = (unsafe { Folios::from_raw(folio_list) }) else {
         return;
     };
     update_and_free_pages_bulk(&h, &mut list);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hugetlb bulk free: the boot-time choice between Rust and C, and the debug
- * counters and fault injection both implementations share.
+ * hugetlb bulk free: the boot-time choice between Rust and C
+ * ("hugetlb_bulk_free_impl=rust|c", through the shared switch of
+ * <linux/mm_impl_switch.h>), and the debug counters and fault injection
+ * both implementations share.
  */
 #define pr_fmt(fmt) "hugetlb_bulk_free: " fmt
 
@@ -9,62 +11,11 @@
 #include <linux/debugfs.h>
 #include <linux/hugetlb_bulk_free.h>
 #include <linux/init.h>
-#include <linux/jump_label.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/printk.h>
-#include <linux/string.h>
 
-DEFINE_STATIC_KEY_TRUE(hugetlb_bulk_free_rust);
-
-static enum hugetlb_bulk_free_impl bulk_free_boot_impl __initdata = HUGETLB_BULK_FREE_RUST;
-
-static const char *const bulk_free_impl_names[] = {
-	[HUGETLB_BULK_FREE_C] = "c",
-	[HUGETLB_BULK_FREE_RUST] = "rust",
-};
-
-/*
- * "hugetlb_bulk_free_impl=rust" (the default) or "=c".  Any other value is
- * reported and ignored: the default stays.
- */
-static int __init bulk_free_impl_setup(char *str)
-{
-	int i = match_string(bulk_free_impl_names, ARRAY_SIZE(bulk_free_impl_names), str);
-
-	if (i < 0) {
-		pr_err("hugetlb_bulk_free_impl=%s: -EINVAL, expected 'rust' or 'c'; keeping %s\n",
-		       str, bulk_free_impl_names[bulk_free_boot_impl]);
-		return 1;
-	}
-	bulk_free_boot_impl = i;
-	return 1;
-}
-__setup("hugetlb_bulk_free_impl=", bulk_free_impl_setup);
-
-/**
- * hugetlb_bulk_free_select() - Select the bulk-free implementation.
- * @impl: The implementation from now on.
- *
- * Bulk frees already running finish in the one they started in.  May sleep.
- */
-void hugetlb_bulk_free_select(enum hugetlb_bulk_free_impl impl)
-{
-	if (impl == HUGETLB_BULK_FREE_RUST)
-		static_branch_enable(&hugetlb_bulk_free_rust);
-	else
-		static_branch_disable(&hugetlb_bulk_free_rust);
-}
-
-/**
- * hugetlb_bulk_free_selected() - The bulk-free implementation in use.
- *
- * Return: %HUGETLB_BULK_FREE_RUST or %HUGETLB_BULK_FREE_C.
- */
-enum hugetlb_bulk_free_impl hugetlb_bulk_free_selected(void)
-{
-	return hugetlb_bulk_free_use_rust() ? HUGETLB_BULK_FREE_RUST : HUGETLB_BULK_FREE_C;
-}
+DEFINE_MM_IMPL_SWITCH(hugetlb_bulk_free, "bulk free", "c", "rust");
 
 #ifdef CONFIG_HUGETLB_BULK_FREE_DEBUG
 /*
@@ -175,22 +126,6 @@ static int stat_get(void *data, u64 *val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(stat_fops, stat_get, NULL, "%llu\n");
 
-static int impl_get(void *data, u64 *val)
-{
-	*val = hugetlb_bulk_free_selected() == HUGETLB_BULK_FREE_RUST;
-	return 0;
-}
-
-/* 1: Rust, 0: the C original; anything else is -EINVAL, nothing changes. */
-static int impl_set(void *data, u64 val)
-{
-	if (val > 1)
-		return -EINVAL;
-	hugetlb_bulk_free_select(val ? HUGETLB_BULK_FREE_RUST : HUGETLB_BULK_FREE_C);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(impl_fops, impl_get, impl_set, "%llu\n");
-
 static int __init hugetlb_bulk_free_debugfs_init(void)
 {
 	static const char *const names[NR_HUGETLB_BULK_STATS] = {
@@ -204,7 +139,7 @@ static int __init hugetlb_bulk_free_debugfs_init(void)
 
 	for (i = 0; i < NR_HUGETLB_BULK_STATS; i++)
 		debugfs_create_file_unsafe(names[i], 0444, dir, (void *)i, &stat_fops);
-	debugfs_create_file_unsafe("rust", 0644, dir, NULL, &impl_fops);
+	mm_impl_switch_debugfs(&hugetlb_bulk_free_switch, dir);
 	debugfs_create_u64("last_ns", 0444, dir, &bulk_dbg.last_ns);
 	debugfs_create_u32("fail_first", 0644, dir, &bulk_dbg.fail_first);
 	debugfs_create_u32("fail_count", 0644, dir, &bulk_dbg.fail_count);
@@ -212,11 +147,3 @@ static int __init hugetlb_bulk_free_debugfs_init(void)
 }
 late_initcall(hugetlb_bulk_free_debugfs_init);
 #endif /* CONFIG_HUGETLB_BULK_FREE_DEBUG */
-
-static int __init hugetlb_bulk_free_impl_init(void)
-{
-	hugetlb_bulk_free_select(bulk_free_boot_impl);
-	pr_info("bulk free: %s\n", bulk_free_impl_names[hugetlb_bulk_free_selected()]);
-	return 0;
-}
-early_initcall(hugetlb_bulk_free_impl_init);

@@ -106,18 +106,10 @@ static unsigned long stale_hugetlb_pages(struct hstate *h, const unsigned long *
 	return stale;
 }
 
-static void restore_impl(void *prev)
-{
-	hugetlb_bulk_free_select((enum hugetlb_bulk_free_impl)(uintptr_t)prev);
-}
-
+/* Runs the rest of the test with @impl, restoring the boot choice after. */
 static void use_impl(struct kunit *test, enum hugetlb_bulk_free_impl impl)
 {
-	enum hugetlb_bulk_free_impl prev = hugetlb_bulk_free_selected();
-
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, restore_impl,
-							   (void *)(uintptr_t)prev));
-	hugetlb_bulk_free_select(impl);
+	mm_impl_switch_kunit_use(test, &hugetlb_bulk_free_switch, impl);
 }
 
 /*

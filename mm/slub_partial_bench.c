@@ -102,7 +102,7 @@ static int __init cmp_u64(const void *a, const void *b)
 
 static int __init slub_partial_bench(void)
 {
-	const char *impl = slub_partial_selected() == SLUB_PARTIAL_RUST ? "rust" : "c";
+	const char *impl = slub_partial_switch.impls[mm_impl_switch_selected(&slub_partial_switch)];
 	u64 results[BENCH_MAX_ROUNDS], median;
 	unsigned int nr_objs, i, n = 0;
 	struct kmem_cache *s;

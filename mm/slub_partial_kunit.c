@@ -26,19 +26,10 @@ static void impl_to_desc(const enum slub_partial_impl *impl, char *desc)
 }
 KUNIT_ARRAY_PARAM(impl, impls, impl_to_desc);
 
-static void restore_impl(void *prev)
-{
-	slub_partial_select((enum slub_partial_impl)(uintptr_t)prev);
-}
-
 /* Runs the rest of the test with @impl, restoring the boot choice after. */
 static void use_impl(struct kunit *test, enum slub_partial_impl impl)
 {
-	enum slub_partial_impl prev = slub_partial_selected();
-
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, restore_impl,
-							   (void *)(uintptr_t)prev));
-	slub_partial_select(impl);
+	mm_impl_switch_kunit_use(test, &slub_partial_switch, impl);
 }
 
 static void destroy_cache(void *s)
@@ -282,7 +273,7 @@ static void test_push_rust_matches_c(struct kunit *test)
 
 	use_impl(test, impls[0]);
 	for (i = 0; i < 2; i++) {
-		slub_partial_select(impls[i]);
+		mm_impl_switch_select(&slub_partial_switch, impls[i]);
 		set_cpu_partial_objects(test, s[i], TEST_CPU_PARTIAL);
 		pin_cpu(test);
 		run_one_free_object_pattern(test, s[i], trace[i], &n[i]);

@@ -9,7 +9,7 @@
 #ifndef _LINUX_HUGETLB_BULK_FREE_H
 #define _LINUX_HUGETLB_BULK_FREE_H
 
-#include <linux/jump_label.h>
+#include <linux/mm_impl_switch.h>
 #include <linux/types.h>
 
 struct folio;
@@ -45,13 +45,12 @@ enum hugetlb_bulk_free_impl {
 	HUGETLB_BULK_FREE_RUST,
 };
 
-DECLARE_STATIC_KEY_TRUE(hugetlb_bulk_free_rust);
-void hugetlb_bulk_free_select(enum hugetlb_bulk_free_impl impl);
-enum hugetlb_bulk_free_impl hugetlb_bulk_free_selected(void);
+/* The switch hugetlb_bulk_free_switch, indexed by the enum above. */
+DECLARE_MM_IMPL_SWITCH(hugetlb_bulk_free);
 
 static __always_inline bool hugetlb_bulk_free_use_rust(void)
 {
-	return static_branch_likely(&hugetlb_bulk_free_rust);
+	return mm_impl_switch_new(hugetlb_bulk_free);
 }
 
 #else /* !CONFIG_HUGETLB_BULK_FREE_RUST */

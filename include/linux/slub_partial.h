@@ -13,6 +13,7 @@
 
 #include <linux/jump_label.h>
 #include <linux/math.h>
+#include <linux/mm_impl_switch.h>
 #include <linux/types.h>
 #include <asm/page.h>
 
@@ -89,8 +90,11 @@ void slub_cpu_partial_unlock(struct kmem_cache *s, unsigned long flags);
 void slub_cpu_partial_drain(struct kmem_cache *s, struct slab *list);
 unsigned int slub_cpu_partial_count(struct kmem_cache *s, int *head_slabs);
 
-/* Selection between the two, mm/slub_partial_impl.c. */
-DECLARE_STATIC_KEY_TRUE(slub_partial_rust);
+/*
+ * Selection between the two, mm/slub_partial_impl.c: the switch
+ * slub_partial_switch, whose implementations are indexed by this enum.
+ */
+DECLARE_MM_IMPL_SWITCH(slub_partial);
 
 /**
  * enum slub_partial_impl - Implementation of the per-cpu partial accounting.
@@ -102,12 +106,9 @@ enum slub_partial_impl {
 	SLUB_PARTIAL_RUST,
 };
 
-void slub_partial_select(enum slub_partial_impl impl);
-enum slub_partial_impl slub_partial_selected(void);
-
 static __always_inline bool slub_partial_use_rust(void)
 {
-	return static_branch_likely(&slub_partial_rust);
+	return mm_impl_switch_new(slub_partial);
 }
 
 #define slub_partial_call(fn, ...)					\

@@ -47,7 +47,6 @@ hmem=${MMRUST_BENCH_HUGETLB_MEM:-10G}
 hsizes=${MMRUST_BENCH_HUGETLB_N:-64,512,1024,2048,4096}
 hboots=${MMRUST_BENCH_HUGETLB_BOOTS:-3}   # boots
 hreps=${MMRUST_BENCH_HUGETLB_REPS:-5}     # repetitions inside one boot
-"$TOP/tools/testing/mmrust/selftests.sh"   # builds the guest's timed_write
 say "hugetlb bulk free: grow to N 2 MiB pages, shrink to 0, HVO on/off, Rust and C" \
 	"alternating in each boot ($hmem guest; $hboots boots, $hreps repetitions each)"
 rm -f "$LOGS"/bench-hugetlb-*.log

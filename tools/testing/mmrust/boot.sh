@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot the test kernel in QEMU (TCG) with the test initramfs.
 #   boot.sh <mode> <log> [kernel parameters...]
-# <mode> is passed to /init as mmrust.mode= (test, run, bench).  The console
-# goes to <log>; the exit code is QEMU's (0 when /init rebooted cleanly).
+# <mode> is passed to /init as mmrust.mode= (test, run, shell, bench).  The
+# console goes to <log>, or, for a <log> of "-", stays on this terminal
+# (standard input and output: the console of 'make shell'); the exit code
+# is QEMU's (0 when /init rebooted cleanly).
 . "$(dirname "$0")/lib.sh"
 
 mode=$1 log=$2; shift 2
@@ -22,9 +24,13 @@ chmod +x "$ird/init"
 
 smp=${MMRUST_SMP:-2}
 mem=${MMRUST_MEM:-5G}
-timeout "${MMRUST_BOOT_TIMEOUT:-300}" qemu-system-x86_64 \
-	-bios /usr/share/qemu/qboot.rom -m "$mem" -smp "$smp" -cpu max \
-	-nographic -no-reboot -nic none \
-	-kernel "$kernel" -initrd "$CACHE/initramfs.cpio" \
-	-append "console=ttyS0 acpi=off panic=-1 oops=panic mmrust.mode=$mode $*" \
-	< /dev/null > "$log" 2>&1
+qemu=(qemu-system-x86_64
+	-bios /usr/share/qemu/qboot.rom -m "$mem" -smp "$smp" -cpu max
+	-nographic -no-reboot -nic none
+	-kernel "$kernel" -initrd "$CACHE/initramfs.cpio"
+	-append "console=ttyS0 acpi=off panic=-1 oops=panic mmrust.mode=$mode $*")
+if [ "$log" = - ]; then
+	# --foreground: QEMU keeps the terminal (and its Ctrl-A commands).
+	exec timeout --foreground "${MMRUST_BOOT_TIMEOUT:-3600}" "${qemu[@]}"
+fi
+timeout "${MMRUST_BOOT_TIMEOUT:-300}" "${qemu[@]}" < /dev/null > "$log" 2>&1

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Configure (when the fragment changed) and build the x86_64 test kernel.
+# Configure (when the fragment changed) and build the x86_64 test kernel,
+# its modules (the Rust sample) and the static guest programs.
 . "$(dirname "$0")/lib.sh"
 
 frag=$TOP/tools/testing/mmrust/configs/x86_64.config
@@ -22,9 +23,9 @@ if [ ! -f "$BUILD/.config" ] || ! cmp -s "$frag" "$stamp"; then
 	cp "$frag" "$stamp"
 fi
 
-say "building bzImage in $BUILD (cold: ~12 min on 2 cores; log: $log)"
+say "building bzImage and modules in $BUILD (cold: ~12 min on 2 cores; log: $log)"
 start=$(date +%s)
-"${KMAKE[@]}" bzImage >> "$log" 2>&1 &
+"${KMAKE[@]}" bzImage modules >> "$log" 2>&1 &
 pid=$!
 while kill -0 $pid 2>/dev/null; do
 	sleep 20
@@ -38,3 +39,5 @@ if ! wait $pid; then
 fi
 n=$(grep -cE '^  (CC|RUSTC)' "$log" || true)
 say "built $BUILD/arch/x86/boot/bzImage in $(( $(date +%s) - start ))s ($n objects compiled)"
+
+"$TOP/tools/testing/mmrust/guest.sh"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Every test: KUnit (parsed by the base's kunit.py) and the boot tests, in
-# boots of one x86_64 image.  Ends with one line "N passed, N failed".
+# boots of one x86_64 image, 'make shell' fed on standard input, and the
+# patch series ('make series') applied to the plain base.  Ends with one
+# line "N passed, N failed".
 #   test.sh [kunit|boot|all]
 . "$(dirname "$0")/lib.sh"
 
@@ -40,7 +42,46 @@ boot_results() {
 }
 
 mkdir -p "$LOGS"
-"$TOP/tools/testing/mmrust/selftests.sh"
+
+# verdict <label> <name> <ok?> [why]: one host-side check, counted.
+verdict() {
+	if [ "$3" = 0 ]; then
+		echo "[$1] mmrust: ok $2"; passed=$((passed + 1))
+	else
+		echo "[$1] mmrust: not ok $2${4:+: $4}"; failed=$((failed + 1))
+	fi
+}
+
+# 'make shell' without a terminal: commands on standard input, after
+# blank lines (the UART drops what arrives before the console is open).
+shell_check() {
+	local log=$LOGS/boot-shell.log start=$(date +%s) ok
+	say "booting the test kernel (shell): commands on standard input"
+	{
+		printf '\n%.0s' $(seq 32)
+		printf '%s\n' 'echo shell-$((6 * 7))' \
+			'insmod /samples/rust_mm_folio_list.ko && rmmod rust_mm_folio_list && echo module-ok' \
+			'command -v huge_zero_page' 'command -v timed_write' \
+			'cat /sys/kernel/debug/hugetlb_bulk_free/rust' \
+			'exit'
+	} | MMRUST_BOOT_TIMEOUT=180 "$TOP/tools/testing/mmrust/shell.sh" > "$log" 2>&1 || true
+	say "  shell: $(( $(date +%s) - start ))s (console: $log)"
+	ok=0; grep -q '^shell-42' "$log" || ok=$?
+	verdict boot/shell shell_runs_commands $ok "no output of 'echo shell-\$((6 * 7))' in $log"
+	ok=0; grep -q '^module-ok' "$log" || ok=$?
+	verdict boot/shell shell_loads_sample_module $ok "insmod/rmmod of the sample failed, see $log"
+	ok=0; grep -q '^/samples/huge_zero_page' "$log" && grep -q '^/bin/timed_write' "$log" || ok=$?
+	verdict boot/shell shell_path $ok "samples and test programs not on PATH, see $log"
+	ok=0; grep -q '^mmrust: done' "$log" || ok=$?
+	verdict boot/shell shell_exit_powers_off $ok "the guest did not power off after 'exit'"
+}
+
+series_check() {
+	local out ok
+	ok=0; out=$("$TOP/tools/testing/mmrust/series.sh" --check 2>&1) || ok=$?
+	echo "$out" | sed 's/^/[series] /'
+	verdict series series_applies_to_plain_base $ok "$(echo "$out" | tail -1)"
+}
 
 # hugetlb_cma=1G: a CMA area for 1 GiB huge pages, so that the 1 GiB boot
 # tests always find room (a plain 5 GiB guest has a free aligned GiB in some
@@ -74,6 +115,8 @@ boot|all)
 	boot_results "$LOG" boot/c
 	run_boot bad-param test slub_partial_impl=bogus hugetlb_bulk_free_impl=bogus kunit.enable=0
 	boot_results "$LOG" boot/bad-param
+	shell_check
+	[ "$what" = boot ] || series_check
 	;;
 *) die "usage: test.sh [kunit|boot|all]" ;;
 esac

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the base's hugetlb selftests (tools/testing/selftests/mm) static,
-# for the test initramfs: they run in the booted kernel (init/20-hugetlb.sh).
-# Also our guest helper timed_write (the benchmark's sysfs write timer).
+# The programs of the test initramfs, all static: the base's hugetlb
+# selftests (tools/testing/selftests/mm, run by init/20-hugetlb.sh), our
+# helper timed_write (the benchmark's sysfs write timer), the user-space
+# samples (samples/mm/*.c) and the sample modules (samples/rust, built with
+# the kernel).  Run by build.sh after the kernel build.
 . "$(dirname "$0")/lib.sh"
 
 out=$CACHE/initramfs-extra/selftests
@@ -25,3 +27,18 @@ if [ ! "$bin/timed_write" -nt "$TOP/tools/testing/mmrust/timed_write.c" ]; then
 	say "guest tool: building timed_write (static)"
 	clang-19 -static -O2 -Wall -Werror -o "$bin/timed_write" "$TOP/tools/testing/mmrust/timed_write.c"
 fi
+
+# /samples in the guest: the user-space samples and the sample modules.
+smp=$CACHE/initramfs-extra/samples
+mkdir -p "$smp"
+for src in "$TOP"/samples/mm/*.c; do
+	b=$smp/$(basename "$src" .c)
+	if [ ! "$b" -nt "$src" ]; then
+		say "sample: building $(basename "$b") (static)"
+		clang-19 -static -O2 -Wall -Werror -o "$b" "$src"
+	fi
+done
+rm -f "$smp"/*.ko
+for ko in "$BUILD"/samples/rust/*.ko; do
+	[ ! -f "$ko" ] || cp "$ko" "$smp/"
+done

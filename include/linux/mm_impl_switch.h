@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One switch between two implementations of an mm component that are both
+ * in the kernel: the original (index 0: "c", per-page, off) and the new one
+ * (index 1: "rust", batched, on), which is the default.
+ *
+ * A component defines its switch once, in one of its C files:
+ *
+ *	DEFINE_MM_IMPL_SWITCH(slub_partial, "per-cpu partial accounting",
+ *			      "c", "rust");
+ *
+ * declares it in its header with DECLARE_MM_IMPL_SWITCH(slub_partial), and
+ * gets:
+ *
+ * - the boot parameter "slub_partial_impl=c|rust"; any other value is
+ *   refused with a message naming the accepted ones, and the default stays;
+ * - the static key slub_partial_key, true while the new implementation is
+ *   in use, tested on hot paths with mm_impl_switch_new(slub_partial);
+ * - the boot log line "slub_partial: per-cpu partial accounting: rust",
+ *   printed when the boot choice takes effect (early_initcall);
+ * - with mm_impl_switch_debugfs(), a debugfs file named after the new
+ *   implementation ("rust"): reads 1 or 0, takes 1 or 0, refuses anything
+ *   else with -EINVAL and changes nothing;
+ * - with mm_impl_switch_kunit_use(), a KUnit test's own choice, undone at
+ *   the end of the test.
+ *
+ * Both implementations of a component must work on the same state with
+ * the same meaning, so that switching needs no conversion: calls already
+ * running finish in the implementation they started in.
+ */
+#ifndef _LINUX_MM_IMPL_SWITCH_H
+#define _LINUX_MM_IMPL_SWITCH_H
+
+#include <linux/err.h>
+#include <linux/init.h>
+#include <linux/jump_label.h>
+#include <linux/moduleparam.h>
+#include <linux/types.h>
+
+struct dentry;
+struct kunit;
+
+/**
+ * struct mm_impl_switch - A component's choice between two implementations.
+ * @name: The component; its boot parameter is "<name>_impl=".
+ * @desc: What the component does, for the boot log line.
+ * @impls: The values of the boot parameter: [0] the original, [1] the new
+ *	implementation (the default, and the name of the debugfs file).
+ * @key: True while the new implementation is in use.
+ * @boot: The implementation the boot parameter asked for.
+ */
+struct mm_impl_switch {
+	const char *name;
+	const char *desc;
+	const char *impls[2];
+	struct static_key_true *key;
+	unsigned int boot;
+};
+
+extern const struct kernel_param_ops mm_impl_switch_param_ops;
+int mm_impl_switch_boot(struct mm_impl_switch *sw);
+void mm_impl_switch_select(struct mm_impl_switch *sw, unsigned int impl);
+unsigned int mm_impl_switch_selected(const struct mm_impl_switch *sw);
+void mm_impl_switch_kunit_use(struct kunit *test, struct mm_impl_switch *sw,
+			      unsigned int impl);
+
+#ifdef CONFIG_DEBUG_FS
+struct dentry *mm_impl_switch_debugfs(struct mm_impl_switch *sw,
+				      struct dentry *parent);
+#else
+static inline struct dentry *mm_impl_switch_debugfs(struct mm_impl_switch *sw,
+						    struct dentry *parent)
+{
+	return ERR_PTR(-ENODEV);
+}
+#endif
+
+/**
+ * DEFINE_MM_IMPL_SWITCH() - Define the switch of a component.
+ * @_name: The component, a C identifier.
+ * @_desc: What it does, for the boot log.
+ * @_orig: Boot parameter value selecting the original implementation.
+ * @_new: Boot parameter value selecting the new one, the default.
+ *
+ * Defines <_name>_switch, <_name>_key and the boot parameter "<_name>_impl"
+ * (a core kernel parameter, without a module prefix), and applies the boot
+ * choice at early_initcall time.
+ */
+#define DEFINE_MM_IMPL_SWITCH(_name, _desc, _orig, _new)		\
+	DEFINE_STATIC_KEY_TRUE(_name##_key);				\
+	struct mm_impl_switch _name##_switch = {			\
+		.name = #_name,						\
+		.desc = _desc,						\
+		.impls = { _orig, _new },				\
+		.key = &_name##_key,					\
+		.boot = 1,						\
+	};								\
+	__module_param_call("", _name##_impl, &mm_impl_switch_param_ops, \
+			    &_name##_switch, 0, -1, 0);			\
+	static int __init _name##_switch_boot(void)			\
+	{								\
+		return mm_impl_switch_boot(&_name##_switch);		\
+	}								\
+	early_initcall(_name##_switch_boot)
+
+/**
+ * DECLARE_MM_IMPL_SWITCH() - Declare the switch of a component.
+ * @_name: The component, as given to DEFINE_MM_IMPL_SWITCH().
+ */
+#define DECLARE_MM_IMPL_SWITCH(_name)					\
+	DECLARE_STATIC_KEY_TRUE(_name##_key);				\
+	extern struct mm_impl_switch _name##_switch
+
+/**
+ * mm_impl_switch_new() - Whether a component runs its new implementation.
+ * @_name: The component.
+ *
+ * A static branch, laid out for the new implementation.
+ */
+#define mm_impl_switch_new(_name) static_branch_likely(&_name##_key)
+
+#endif /* _LINUX_MM_IMPL_SWITCH_H */

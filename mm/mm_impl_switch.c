@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The switch between the original and the new implementation of an mm
+ * component: boot parameter, static key, boot log line, debugfs file and
+ * KUnit helper, shared by every component (see <linux/mm_impl_switch.h>).
+ */
+#include <linux/debugfs.h>
+#include <linux/mm_impl_switch.h>
+#include <linux/printk.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <kunit/resource.h>
+#include <kunit/test.h>
+
+/*
+ * "<name>_impl=<value>", parsed with the other kernel parameters before any
+ * initcall: only the wish is recorded here, mm_impl_switch_boot() applies
+ * it.  A value that is not one of the two is reported and ignored, so the
+ * default stays; returning 0 keeps the kernel's own, vaguer, message out.
+ */
+static int mm_impl_switch_param_set(const char *val, const struct kernel_param *kp)
+{
+	struct mm_impl_switch *sw = kp->arg;
+	int i = val ? match_string(sw->impls, ARRAY_SIZE(sw->impls), val) : -EINVAL;
+
+	if (i < 0) {
+		pr_err("%s_impl=%s: -EINVAL, expected '%s' or '%s'; keeping %s\n",
+		       sw->name, val ?: "", sw->impls[1], sw->impls[0],
+		       sw->impls[sw->boot]);
+		return 0;
+	}
+	sw->boot = i;
+	return 0;
+}
+
+const struct kernel_param_ops mm_impl_switch_param_ops = {
+	.set = mm_impl_switch_param_set,
+};
+
+/**
+ * mm_impl_switch_select() - Select the implementation a component uses.
+ * @sw: The component's switch.
+ * @impl: 0 for the original, 1 for the new implementation.
+ *
+ * Calls already running finish in the implementation they started in.
+ *
+ * Context: Process context; may sleep (it patches the static key).
+ */
+void mm_impl_switch_select(struct mm_impl_switch *sw, unsigned int impl)
+{
+	if (impl)
+		static_branch_enable(sw->key);
+	else
+		static_branch_disable(sw->key);
+}
+
+/**
+ * mm_impl_switch_selected() - The implementation a component uses.
+ * @sw: The component's switch.
+ *
+ * Return: 0 for the original, 1 for the new implementation.
+ */
+unsigned int mm_impl_switch_selected(const struct mm_impl_switch *sw)
+{
+	return static_key_enabled(sw->key);
+}
+
+/**
+ * mm_impl_switch_boot() - Apply the boot parameter and log the choice.
+ * @sw: The component's switch.
+ *
+ * Called once, from the early_initcall DEFINE_MM_IMPL_SWITCH() defines.
+ * What ran before it (early allocations, for instance) ran in the default,
+ * new implementation.
+ *
+ * Return: 0.
+ */
+int __init mm_impl_switch_boot(struct mm_impl_switch *sw)
+{
+	mm_impl_switch_select(sw, sw->boot);
+	pr_info("%s: %s: %s\n", sw->name, sw->desc,
+		sw->impls[mm_impl_switch_selected(sw)]);
+	return 0;
+}
+
+#ifdef CONFIG_DEBUG_FS
+static int mm_impl_switch_debugfs_get(void *data, u64 *val)
+{
+	*val = mm_impl_switch_selected(data);
+	return 0;
+}
+
+/* 1: the new implementation, 0: the original; anything else changes nothing. */
+static int mm_impl_switch_debugfs_set(void *data, u64 val)
+{
+	if (val > 1)
+		return -EINVAL;
+	mm_impl_switch_select(data, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(mm_impl_switch_fops, mm_impl_switch_debugfs_get,
+			 mm_impl_switch_debugfs_set, "%llu\n");
+
+/**
+ * mm_impl_switch_debugfs() - Create the debugfs file of a switch.
+ * @sw: The component's switch.
+ * @parent: The component's debugfs directory.
+ *
+ * The file is named after the new implementation (for example "rust"),
+ * reads 1 while it is in use and 0 otherwise, and takes 1 or 0; any other
+ * write fails with -EINVAL and changes nothing.
+ *
+ * Return: the file's dentry (an error pointer if debugfs failed, which
+ * callers may ignore, as with every debugfs file).
+ */
+struct dentry *mm_impl_switch_debugfs(struct mm_impl_switch *sw,
+				      struct dentry *parent)
+{
+	return debugfs_create_file_unsafe(sw->impls[1], 0644, parent, sw,
+					  &mm_impl_switch_fops);
+}
+#endif /* CONFIG_DEBUG_FS */
+
+#if IS_BUILTIN(CONFIG_KUNIT)
+struct mm_impl_switch_saved {
+	struct mm_impl_switch *sw;
+	unsigned int impl;
+};
+
+static void mm_impl_switch_restore(void *data)
+{
+	struct mm_impl_switch_saved *saved = data;
+
+	mm_impl_switch_select(saved->sw, saved->impl);
+	kfree(saved);
+}
+
+/**
+ * mm_impl_switch_kunit_use() - Select an implementation for one KUnit test.
+ * @test: The running test.
+ * @sw: The component's switch.
+ * @impl: 0 for the original, 1 for the new implementation.
+ *
+ * The implementation in use before the first call of the test comes back
+ * when the test ends, pass or fail.  Fails the test if the restore cannot
+ * be arranged (no memory).
+ */
+void mm_impl_switch_kunit_use(struct kunit *test, struct mm_impl_switch *sw,
+			      unsigned int impl)
+{
+	struct mm_impl_switch_saved *saved = kmalloc(sizeof(*saved), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, saved);
+	saved->sw = sw;
+	saved->impl = mm_impl_switch_selected(sw);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, mm_impl_switch_restore,
+							   saved));
+	mm_impl_switch_select(sw, impl);
+}
+#endif /* CONFIG_KUNIT */

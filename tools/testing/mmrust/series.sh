@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The whole overlay as one numbered patch series (git format-patch), laid
+# out by patches/overlay, against the plain 6.12 base:
+#   series.sh          write it to $MMRUST_SERIES_DIR (default $CACHE/series)
+#   series.sh --check  also apply it with 'git am' to a pristine copy and
+#                      check that the result is exactly the prepared tree
+# Git only needs the files a series touches, so both trees here hold just
+# those (copied from the base); the patches apply the same to a full tree.
+. "$(dirname "$0")/lib.sh"
+
+out=${MMRUST_SERIES_DIR:-$CACHE/series}
+plan=$TOP/patches/overlay
+manifest=$CACHE/manifest
+[ -f "$manifest" ] && [ -d "$SRC" ] || die "no prepared tree: run 'make prepare'"
+
+export GIT_AUTHOR_NAME=mmrust GIT_AUTHOR_EMAIL=mmrust@example.org
+export GIT_COMMITTER_NAME=mmrust GIT_COMMITTER_EMAIL=mmrust@example.org
+export GIT_AUTHOR_DATE='2026-01-01 00:00:00 +0000' GIT_COMMITTER_DATE='2026-01-01 00:00:00 +0000'
+git_() { git -c init.defaultBranch=main -c core.autocrlf=false -c commit.gpgsign=false "$@"; }
+
+# The base files the hooks change, and a git tree of their plain versions.
+hooked=$(grep -v '^#' "$TOP/patches/series" | while read -r p; do
+	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$TOP/patches/$p"; done | sort -u)
+base_tree() {  # base_tree <dir>
+	rm -rf "$1" && mkdir -p "$1"
+	for f in $hooked; do
+		mkdir -p "$1/$(dirname "$f")" && cp "$PRISTINE/$f" "$1/$f"
+	done
+	(cd "$1" && git_ init -q && git_ add -A && git_ commit -q -m "Linux $(cut -d' ' -f1 "$CACHE/base/VERSION") (the files the series changes)" && git_ tag base)
+}
+
+work=$CACHE/series-work
+base_tree "$work"
+new_files=$(comm -23 "$manifest" <(echo "$hooked"))
+used=$CACHE/series-used
+: > "$used"
+
+subject= body=
+flush() {  # commit the pending group of new files
+	[ -n "$subject" ] || return 0
+	(cd "$work" && git_ add -A && printf '%s\n\n%s\n' "$subject" "$body" | git_ commit -q -F -) ||
+		die "patches/overlay: '$subject' adds nothing"
+	subject= body=
+}
+hooks=$(grep -v '^#' "$TOP/patches/series")
+while IFS= read -r line; do
+	case "$line" in
+	''|'#'*) ;;
+	'= '*) flush; subject=${line#= } ;;
+	'| '*|'|') t=${line#|}; body="$body${body:+$'\n'}${t# }" ;;
+	'+ '*)
+		p=${line#+ }
+		case "$p" in
+		*/) files=$(echo "$new_files" | grep "^$p" || true) ;;
+		*) files=$(echo "$new_files" | grep -Fx "$p" || true) ;;
+		esac
+		[ -n "$files" ] || die "patches/overlay: '$p' is no new file of the overlay"
+		for f in $files; do
+			# From the checkout, not the prepared tree, which --check
+			# compares the result with.
+			from=$TOP/$f
+			[ "$f" != mm/Kconfig.mmrust ] || from=$TOP/Kconfig
+			mkdir -p "$work/$(dirname "$f")" && cp "$from" "$work/$f"
+			echo "$f" >> "$used"
+		done
+		;;
+	'@ '*)
+		flush
+		p=${line#@ }
+		echo "$hooks" | grep -Fxq "$p" || die "patches/overlay: $p is not in patches/series"
+		echo "@$p" >> "$used"
+		(cd "$work" && git_ apply "$TOP/patches/$p") || die "hook $p does not apply"
+		# Its header: "Subject: [PATCH] <subject>", then the body up to "---".
+		awk 'NR == 1 { sub(/^Subject: (\[PATCH\] )?/, ""); print; next }
+		     /^---$/ { exit } { print }' "$TOP/patches/$p" |
+			(cd "$work" && git_ add -A && git_ commit -q -F -)
+		;;
+	*) die "patches/overlay: cannot read '$line'" ;;
+	esac
+done < "$plan"
+flush
+missing=$(comm -23 <({ echo "$new_files"; echo "$hooks" | sed 's/^/@/'; } | sort) <(sort "$used"))
+[ -z "$missing" ] || die "patches/overlay: files of the overlay in no patch: $missing"
+twice=$(sort "$used" | uniq -d)
+[ -z "$twice" ] || die "patches/overlay: files in two patches: $twice"
+
+rm -rf "$out" && mkdir -p "$out"
+(cd "$work" && git_ format-patch -q -o "$out" --no-signature base..HEAD)
+say "series: $(ls "$out" | wc -l) patches in $out (apply with 'git am' on a git tree of Linux $(cut -d' ' -f1 "$CACHE/base/VERSION"))"
+
+[ "${1:-}" = --check ] || exit 0
+check=$CACHE/series-check
+base_tree "$check"
+(cd "$check" && git_ am -q "$out"/*.patch) || die "the series does not apply with git am"
+diff <(cd "$check" && git ls-files | sort) "$manifest" > /dev/null ||
+	die "the series yields other files than the prepared tree: $(diff <(cd "$check" && git ls-files | sort) "$manifest" | head -5)"
+while read -r f; do
+	cmp -s "$check/$f" "$SRC/$f" || die "the series yields a different $f than the prepared tree"
+done < "$manifest"
+say "series: applies with git am to the plain base and yields the prepared tree ($(wc -l < "$manifest") files)"
