@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 	unsigned long size = (argc > 1 ? strtoul(argv[1], NULL, 0) : 200) * MIB;
 	char enabled[128], zero[16];
 	unsigned long i, nonzero = 0;
-	volatile char *p;
+	char *p;
 	long before, after;
 
 	if (!size || posix_memalign((void **)&p, 2 * MIB, size)) {

@@ -35,8 +35,9 @@ const ORDERS: [u32; 4] = [0, 1, 2, 3];
 
 /// Number of folios and pages on a list.
 fn count(list: &FolioList<'_, OwnedFolio>) -> (usize, usize) {
-    list.iter()
-        .fold((0, 0), |(folios, pages), f| (folios + 1, pages + f.nr_pages()))
+    list.iter().fold((0, 0), |(folios, pages), f| {
+        (folios + 1, pages + f.nr_pages())
+    })
 }
 
 struct RustMmFolioList {

@@ -39,6 +39,7 @@ clippy() {
 		echo "$out"
 		rc=1
 	fi
+	say "  $1: $(echo "$out" | grep -c ' CLIPPY ') crate(s) checked"
 }
 # Crate roots only: files in a subdirectory are modules of the crate beside
 # it.  The kernel crate is checked for our modules (rust/kernel/mm*) only.
