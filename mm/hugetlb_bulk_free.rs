@@ -91,7 +91,7 @@ impl Hstate {
         // holds it, and callers keep none across this call).
         unsafe { bindings::hugetlb_bulk_free_folio(self.as_ptr(), folio.into_raw().as_ptr()) };
         // SAFETY: process context, no lock held.
-        unsafe { bindings::hugetlb_bulk_cond_resched() };
+        unsafe { bindings::cond_resched() };
     }
 }
 

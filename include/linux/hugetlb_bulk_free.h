@@ -32,7 +32,6 @@ void hugetlb_bulk_unlock(void);
 void hugetlb_bulk_folio_clear_hugetlb(struct folio *folio);
 void hugetlb_bulk_add_surplus_folio(struct hstate *h, struct folio *folio);
 void hugetlb_bulk_free_folio(struct hstate *h, struct folio *folio);
-void hugetlb_bulk_cond_resched(void);
 int hugetlb_bulk_set_pool_size(struct hstate *h, unsigned long count);
 
 /**
