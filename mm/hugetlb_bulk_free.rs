@@ -22,7 +22,6 @@
 //! original stays there and is selected with `hugetlb_bulk_free_impl=c`.
 //!
 //! C header: [`include/linux/hugetlb_bulk_free.h`](srctree/include/linux/hugetlb_bulk_free.h)
-
 //!
 //! The folios and their lists are the `kernel` crate's
 //! ([`kernel::mm::folio`], [`kernel::mm::folio_list`]); what is private to
