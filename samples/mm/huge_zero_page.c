@@ -15,6 +15,13 @@
  * - with THP off (enabled = never), each read fault maps the 4 KiB zero
  *   page: RSS stays small too.
  *
+ * It then writes one byte and reads the buffer again.  In 6.12 a write to
+ * the huge zero page splits its PMD into 4 KiB zero-page entries and
+ * copies one 4 KiB page (thp_split_pmd moves, thp_fault_alloc does not):
+ * RSS grows by a 4 KiB page, not 2 MiB (and by what the program's own
+ * stdio touches meanwhile), and the rest still reads zero.  The
+ * /proc/vmstat counters that tell which path ran are printed as deltas.
+ *
  * Usage: huge_zero_page [MiB]   (default 200)
  */
 #include <stdio.h>
@@ -52,13 +59,38 @@ static long rss_kib(void)
 	return kib;
 }
 
+/* A counter of /proc/vmstat, -1 if absent. */
+static long vmstat_read(const char *name)
+{
+	char key[64];
+	long v, found = -1;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	while (f && fscanf(f, "%63s %ld", key, &v) == 2)
+		if (!strcmp(key, name))
+			found = v;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* Pages of @p[0..@size) that are not zero at their first byte. */
+static unsigned long count_nonzero(const char *p, unsigned long size)
+{
+	unsigned long i, n = 0;
+
+	for (i = 0; i < size; i += PAGE)
+		n += p[i] != 0;
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long size = (argc > 1 ? strtoul(argv[1], NULL, 0) : 200) * MIB;
 	char enabled[128], zero[16];
-	unsigned long i, nonzero = 0;
+	unsigned long nonzero, others;
+	long before, after, written, zero0, fault0, split0;
 	char *p;
-	long before, after;
 
 	if (!size || posix_memalign((void **)&p, 2 * MIB, size)) {
 		fprintf(stderr, "huge_zero_page: cannot allocate %lu MiB\n", size / MIB);
@@ -68,13 +100,26 @@ int main(int argc, char **argv)
 	       read_line("/sys/kernel/mm/transparent_hugepage/enabled", enabled, sizeof(enabled)),
 	       read_line("/sys/kernel/mm/transparent_hugepage/use_zero_page", zero, sizeof(zero)));
 
+	zero0 = vmstat_read("thp_zero_page_alloc");
+	fault0 = vmstat_read("thp_fault_alloc");
 	before = rss_kib();
-	for (i = 0; i < size; i += PAGE)
-		nonzero += p[i] != 0;
+	nonzero = count_nonzero(p, size);
 	after = rss_kib();
 
 	printf("huge_zero_page: read %lu pages of a %lu MiB buffer, %lu not zero\n",
 	       size / PAGE, size / MIB, nonzero);
 	printf("huge_zero_page: RSS before %ld KiB, after %ld KiB\n", before, after);
-	return nonzero ? 1 : 0;
+	printf("huge_zero_page: reads: thp_zero_page_alloc +%ld, thp_fault_alloc +%ld\n",
+	       vmstat_read("thp_zero_page_alloc") - zero0, vmstat_read("thp_fault_alloc") - fault0);
+
+	fault0 = vmstat_read("thp_fault_alloc");
+	split0 = vmstat_read("thp_split_pmd");
+	p[0] = 1;
+	written = rss_kib();
+	others = count_nonzero(p + PAGE, size - PAGE);
+	printf("huge_zero_page: wrote 1 byte: RSS %ld KiB (%+ld KiB), %lu other pages not zero\n",
+	       written, written - after, others);
+	printf("huge_zero_page: write: thp_fault_alloc +%ld, thp_split_pmd +%ld\n",
+	       vmstat_read("thp_fault_alloc") - fault0, vmstat_read("thp_split_pmd") - split0);
+	return nonzero || others ? 1 : 0;
 }

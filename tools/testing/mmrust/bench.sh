@@ -6,8 +6,13 @@
 
 rounds=${MMRUST_BENCH_ROUNDS:-7}       # boots per implementation
 inner=${MMRUST_BENCH_INNER:-31}        # benchmark rounds inside one boot
-only=${MMRUST_BENCH_ONLY:-all}         # all, slub or hugetlb
+only=${MMRUST_BENCH_ONLY:-all}         # all, slub, hugetlb or clear
 mkdir -p "$LOGS"
+
+if [ "$only" = all ] || [ "$only" = clear ]; then
+	"$TOP/tools/testing/mmrust/bench_clear.sh"
+	[ "$only" = all ] || exit 0
+fi
 
 median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else printf "%.4f\n", (v[NR/2]+v[NR/2+1])/2}'; }
 

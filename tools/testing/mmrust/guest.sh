@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # The programs of the test initramfs, all static: the base's hugetlb
 # selftests (tools/testing/selftests/mm, run by init/20-hugetlb.sh), our
-# helper timed_write (the benchmark's sysfs write timer), the user-space
-# samples (samples/mm/*.c) and the sample modules (samples/rust, built with
-# the kernel).  Run by build.sh after the kernel build.
+# helpers (timed_write: the benchmark's sysfs write timer; fault_zero: the
+# clearing boot tests; demand_fault, zero_memcmp: the clearing and zero
+# page benchmarks), the user-space samples (samples/mm/*.c) and the sample
+# modules (samples/rust, built with the kernel).  Run by build.sh after the
+# kernel build.
 . "$(dirname "$0")/lib.sh"
 
 out=$CACHE/initramfs-extra/selftests
@@ -23,10 +25,12 @@ done
 
 bin=$CACHE/initramfs-extra/bin
 mkdir -p "$bin"
-if [ ! "$bin/timed_write" -nt "$TOP/tools/testing/mmrust/timed_write.c" ]; then
-	say "guest tool: building timed_write (static)"
-	clang-19 -static -O2 -Wall -Werror -o "$bin/timed_write" "$TOP/tools/testing/mmrust/timed_write.c"
-fi
+for t in timed_write fault_zero demand_fault zero_memcmp; do
+	if [ ! "$bin/$t" -nt "$TOP/tools/testing/mmrust/$t.c" ]; then
+		say "guest tool: building $t (static)"
+		clang-19 -static -O2 -Wall -Werror -o "$bin/$t" "$TOP/tools/testing/mmrust/$t.c" -lm
+	fi
+done
 
 # /samples in the guest: the user-space samples and the sample modules.
 smp=$CACHE/initramfs-extra/samples

@@ -99,21 +99,26 @@ run_boot() {  # run_boot <label> <mode> <params...>
 # init_on_free=1 also turns on the page allocator's free-time checks: a page
 # freed with a leftover page type or mapcount is a "BUG: Bad page state",
 # which fails the boot test dmesg_clean (this is how patches/0011 was
-# found).  It costs ~10 s in the HVO boot.
+# found).  It costs ~10 s in the HVO boot.  It also zeroes freed pages, so
+# the batched clearing's preempt=full faults are tested again without it,
+# in the bad-param boot; preempt=voluntary is the c boot's.
 case "$what" in
 kunit)
-	run_boot kunit-rust none hugetlb_free_vmemmap=on init_on_free=1
+	run_boot kunit-rust none hugetlb_free_vmemmap=on init_on_free=1 preempt=full
 	kunit_results "$LOG" kunit/rust
 	;;
 boot|all)
-	run_boot rust test hugetlb_free_vmemmap=on init_on_free=1 $([ "$what" = boot ] && echo kunit.enable=0)
+	run_boot rust test hugetlb_free_vmemmap=on init_on_free=1 preempt=full \
+		$([ "$what" = boot ] && echo kunit.enable=0)
 	[ "$what" = boot ] || kunit_results "$LOG" kunit/rust
 	boot_results "$LOG" boot/rust
-	run_boot c test slub_partial_impl=c hugetlb_bulk_free_impl=c hugetlb_free_vmemmap=off \
+	run_boot c test slub_partial_impl=c hugetlb_bulk_free_impl=c clear_pages_impl=per_page \
+		preempt=voluntary hugetlb_free_vmemmap=off \
 		$([ "$what" = boot ] && echo kunit.enable=0)
 	[ "$what" = boot ] || kunit_results "$LOG" kunit/c
 	boot_results "$LOG" boot/c
-	run_boot bad-param test slub_partial_impl=bogus hugetlb_bulk_free_impl=bogus kunit.enable=0
+	run_boot bad-param test slub_partial_impl=bogus hugetlb_bulk_free_impl=bogus \
+		clear_pages_impl=bogus preempt=full kunit.enable=0
 	boot_results "$LOG" boot/bad-param
 	shell_check
 	[ "$what" = boot ] || series_check

@@ -36,16 +36,19 @@ cmdline_param() {
 
 fail() { echo "$*"; return 1; }
 
-# check_impl <boot parameter> <log prefix>: the implementation in use (the
-# log line "<prefix><impl>") is the one the parameter asked for, or rust
-# for an absent parameter, or rust with a rejection message for a bad one.
+# check_impl <boot parameter> <log prefix> [<original> <new>]: the
+# implementation in use (the log line "<prefix><impl>") is the one the
+# parameter asked for, or the new one (default "rust"; the original
+# defaults to "c") for an absent parameter, or the new one with a
+# rejection message for a bad one.
 check_impl() {
-	want=$(cmdline_param "$1" rust)
-	case "$want" in rust|c) ;; *)
+	orig=${3:-c} new=${4:-rust}
+	want=$(cmdline_param "$1" "$new")
+	if [ "$want" != "$orig" ] && [ "$want" != "$new" ]; then
 		dmesg | grep -q "$1=$want: -EINVAL" ||
 			fail "no rejection message for $1=$want" || return 1
-		want=rust ;;
-	esac
+		want=$new
+	fi
 	dmesg | grep -q "$2$want\$" ||
 		fail "implementation in use is not '$want': $(dmesg | grep "$2")"
 }

@@ -1,0 +1,505 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the batched clearing of huge folios
+ * (mm/clear_pages_batch.c) and of the clear_pages() primitives under it
+ * (include/linux/clear_pages.h, arch/x86/lib/clear_pages_64.S).
+ *
+ * Memory is filled with a pattern first, so that a page left uncleared or
+ * a byte cleared outside the range shows.  The order and the chunking of
+ * the clearing are observed through clear_pages_set_hook(), never through
+ * timing.  The 1 GiB cases take a page from the 1 GiB hugetlb pool (grown
+ * by one for the test; hugetlb_cma=1G makes room) and are skipped when
+ * there is none.
+ */
+#include <kunit/test.h>
+#include <linux/bitmap.h>
+#include <linux/clear_pages.h>
+#include <linux/hugetlb.h>
+#include <linux/hugetlb_bulk_free.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#define PATTERN		0xa5
+#define BATCH		PROCESS_PAGES_NON_PREEMPT_BATCH
+/* A user address aligned to every folio size used here. */
+#define TEST_UADDR	(0x7f0000000000UL)
+
+/* clear_pages() and the variants it may pick, each called directly. */
+enum variant {
+	VARIANT_CLEAR_PAGES,	/* clear_pages(): what the boot chose */
+	VARIANT_GENERIC,	/* clear_pages_generic() */
+#ifdef CONFIG_X86_64
+	VARIANT_ORIG,		/* clear_pages_orig: unrolled movq */
+	VARIANT_REP,		/* clear_pages_rep: rep stosq */
+	VARIANT_ERMS,		/* clear_pages_erms: rep stosb */
+#endif
+	NR_VARIANTS,
+};
+
+static const char * const variant_names[NR_VARIANTS] = {
+	[VARIANT_CLEAR_PAGES] = "clear_pages",
+	[VARIANT_GENERIC] = "generic",
+#ifdef CONFIG_X86_64
+	[VARIANT_ORIG] = "unrolled",
+	[VARIANT_REP] = "stosq",
+	[VARIANT_ERMS] = "stosb",
+#endif
+};
+
+static void clear_with(enum variant v, void *addr, unsigned int npages)
+{
+	switch (v) {
+	case VARIANT_GENERIC:
+		clear_pages_generic(addr, npages);
+		break;
+#ifdef CONFIG_X86_64
+	case VARIANT_ORIG:
+		clear_pages_orig(addr, (unsigned long)npages << PAGE_SHIFT);
+		break;
+	case VARIANT_REP:
+		clear_pages_rep(addr, (unsigned long)npages << PAGE_SHIFT);
+		break;
+	case VARIANT_ERMS:
+		clear_pages_erms(addr, (unsigned long)npages << PAGE_SHIFT);
+		break;
+#endif
+	default:
+		clear_pages(addr, npages);
+		break;
+	}
+}
+
+static const enum variant variants[] = {
+	VARIANT_CLEAR_PAGES, VARIANT_GENERIC,
+#ifdef CONFIG_X86_64
+	VARIANT_ORIG, VARIANT_REP, VARIANT_ERMS,
+#endif
+};
+
+static void variant_desc(const enum variant *v, char *desc)
+{
+	strscpy(desc, variant_names[*v], KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(variant, variants, variant_desc);
+
+/*
+ * clear_pages() of each length zeroes exactly the range: one guard page
+ * on each side keeps the pattern.
+ */
+static void test_clear_pages_zeroes_only_the_range(struct kunit *test)
+{
+	static const unsigned int lengths[] = {
+		1, 2, 511, 512, 513, BATCH - 1, BATCH, BATCH + 1,
+	};
+	enum variant v = *(const enum variant *)test->param_value;
+	unsigned int i;
+	u8 *buf;
+
+	buf = vmalloc((BATCH + 3) * PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < ARRAY_SIZE(lengths); i++) {
+		unsigned int n = lengths[i];
+		u8 *range = buf + PAGE_SIZE;
+
+		if (!n)		/* BATCH - 1 where the batch is one page */
+			continue;
+		memset(buf, PATTERN, (n + 2) * PAGE_SIZE);
+		clear_with(v, range, n);
+		KUNIT_EXPECT_NULL_MSG(test, memchr_inv(buf, PATTERN, PAGE_SIZE),
+				      "%u pages: guard page before the range written", n);
+		KUNIT_EXPECT_NULL_MSG(test, memchr_inv(range, 0, n * PAGE_SIZE),
+				      "%u pages: a byte of the range is not zero", n);
+		KUNIT_EXPECT_NULL_MSG(test, memchr_inv(range + n * PAGE_SIZE, PATTERN,
+						       PAGE_SIZE),
+				      "%u pages: guard page after the range written", n);
+	}
+	vfree(buf);
+}
+
+/* A folio under test, with what it takes to give it back. */
+struct test_folio {
+	struct folio *folio;
+	struct hstate *h;		/* 1 GiB: the hstate whose pool grew */
+	unsigned long pool_before;	/* 1 GiB: the pool size to go back to */
+};
+
+static void put_test_folio(void *data)
+{
+	struct test_folio *tf = data;
+
+	folio_put(tf->folio);
+#if IS_ENABLED(CONFIG_HUGETLB_BULK_FREE_RUST)
+	if (tf->h)
+		hugetlb_bulk_set_pool_size(tf->h, tf->pool_before);
+#endif
+}
+
+/*
+ * A folio of @order: from the page allocator up to PMD order, from the
+ * hugetlb pool (grown by one page, shrunk back at the end) for PUD order.
+ * Skips the test when there is no room.
+ */
+static struct folio *get_test_folio(struct kunit *test, unsigned int order)
+{
+	struct test_folio *tf = kunit_kzalloc(test, sizeof(*tf), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, tf);
+	if (order <= PMD_ORDER) {
+		tf->folio = folio_alloc(GFP_KERNEL, order);
+		if (!tf->folio)
+			kunit_skip(test, "no free folio of order %u", order);
+	} else {
+#if IS_ENABLED(CONFIG_HUGETLB_BULK_FREE_RUST)
+		struct hstate *h = size_to_hstate(PAGE_SIZE << order);
+
+		if (!h)
+			kunit_skip(test, "no hstate of order %u (hugepagesz=1G)", order);
+		tf->pool_before = READ_ONCE(h->nr_huge_pages);
+		if (hugetlb_bulk_set_pool_size(h, tf->pool_before + 1) ||
+		    READ_ONCE(h->nr_huge_pages) != tf->pool_before + 1) {
+			hugetlb_bulk_set_pool_size(h, tf->pool_before);
+			kunit_skip(test, "no room for a 1 GiB hugetlb page (boot with hugetlb_cma=1G)");
+		}
+		tf->folio = alloc_hugetlb_folio_nodemask(h, NUMA_NO_NODE, NULL,
+							 htlb_alloc_mask(h), false);
+		if (!tf->folio) {
+			hugetlb_bulk_set_pool_size(h, tf->pool_before);
+			kunit_skip(test, "the 1 GiB hugetlb pool page could not be taken");
+		}
+		tf->h = h;
+#else
+		kunit_skip(test, "growing a hugetlb pool needs CONFIG_HUGETLB_BULK_FREE_RUST");
+#endif
+	}
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, put_test_folio, tf));
+	return tf->folio;
+}
+
+static void fill_folio(struct folio *folio, int c)
+{
+	long i;
+
+	for (i = 0; i < folio_nr_pages(folio); i++)
+		memset(page_address(folio_page(folio, i)), c, PAGE_SIZE);
+}
+
+/* The index of the first page of @folio that is not all @c, or -1. */
+static long folio_first_not(struct folio *folio, int c)
+{
+	long i;
+
+	for (i = 0; i < folio_nr_pages(folio); i++)
+		if (memchr_inv(page_address(folio_page(folio, i)), c, PAGE_SIZE))
+			return i;
+	return -1;
+}
+
+/* Where folio_zero_user() is told the fault is. */
+enum hint { HINT_FIRST, HINT_MIDDLE, HINT_LAST };
+
+static unsigned long hint_page(struct folio *folio, enum hint hint)
+{
+	switch (hint) {
+	case HINT_FIRST:
+		return 0;
+	case HINT_MIDDLE:
+		return folio_nr_pages(folio) / 2;
+	default:
+		return folio_nr_pages(folio) - 1;
+	}
+}
+
+/* An address inside the hinted page, not at its start. */
+static unsigned long hint_addr(struct folio *folio, enum hint hint)
+{
+	return TEST_UADDR + hint_page(folio, hint) * PAGE_SIZE + 0x123;
+}
+
+struct zero_case {
+	unsigned int order;
+	enum hint hint;
+	const char *desc;
+};
+
+static const struct zero_case zero_cases[] = {
+	{ PMD_ORDER, HINT_FIRST, "2M, hint at the first page" },
+	{ PMD_ORDER, HINT_MIDDLE, "2M, hint at the middle page" },
+	{ PMD_ORDER, HINT_LAST, "2M, hint at the last page" },
+	{ PUD_ORDER, HINT_FIRST, "1G, hint at the first page" },
+	{ PUD_ORDER, HINT_MIDDLE, "1G, hint at the middle page" },
+	{ PUD_ORDER, HINT_LAST, "1G, hint at the last page" },
+};
+
+static void zero_case_desc(const struct zero_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+KUNIT_ARRAY_PARAM(zero, zero_cases, zero_case_desc);
+
+/* folio_zero_user(), batched, leaves every byte of the folio zero. */
+static void test_folio_zero_user_zeroes_every_byte(struct kunit *test)
+{
+	const struct zero_case *c = test->param_value;
+	struct folio *folio = get_test_folio(test, c->order);
+
+	mm_impl_switch_kunit_use(test, &clear_pages_switch, 1);
+	fill_folio(folio, PATTERN);
+	folio_zero_user(folio, hint_addr(folio, c->hint));
+	KUNIT_EXPECT_EQ_MSG(test, folio_first_not(folio, 0), -1,
+			    "page left non-zero (-1: none)");
+}
+
+/* What the hook saw of one clearing. */
+struct recording {
+	unsigned long nr;		/* pages in the folio */
+	unsigned long lo, hi;		/* the hot window [lo, hi) */
+	unsigned long *seen;		/* pages cleared so far */
+	unsigned long calls, resched;
+	unsigned long twice;		/* pages cleared more than once */
+	unsigned long outside_after_hot; /* calls outside the window after one in it */
+	unsigned int max_call;		/* longest call, pages */
+	bool in_hot;			/* a call inside the window was seen */
+	unsigned long last_first;	/* the last call: first page, length */
+	unsigned int last_n;
+};
+
+static void record_clear(const struct clear_pages_hook *hook,
+			 unsigned long first, unsigned int npages)
+{
+	struct recording *r = hook->priv;
+	bool hot = first >= r->lo && first + npages <= r->hi;
+
+	r->calls++;
+	r->max_call = max(r->max_call, npages);
+	if (find_next_bit(r->seen, first + npages, first) < first + npages)
+		r->twice++;
+	bitmap_set(r->seen, first, npages);
+	if (hot)
+		r->in_hot = true;
+	else if (r->in_hot)
+		r->outside_after_hot++;
+	r->last_first = first;
+	r->last_n = npages;
+}
+
+static void record_resched(const struct clear_pages_hook *hook)
+{
+	struct recording *r = hook->priv;
+
+	r->resched++;
+}
+
+static void unset_hook(void *data)
+{
+	clear_pages_set_hook(NULL);
+}
+
+/* Records the batched clearing of @folio from now until the test ends. */
+static struct recording *record(struct kunit *test, struct folio *folio,
+				unsigned long hint)
+{
+	struct clear_pages_hook *hook = kunit_kzalloc(test, sizeof(*hook), GFP_KERNEL);
+	struct recording *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, hook);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->nr = folio_nr_pages(folio);
+	r->lo = hint - min_t(unsigned long, hint, CLEAR_PAGES_HOT_RADIUS);
+	r->hi = min(hint + CLEAR_PAGES_HOT_RADIUS + 1, r->nr);
+	r->seen = kunit_kcalloc(test, BITS_TO_LONGS(r->nr), sizeof(long), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->seen);
+	hook->folio = folio;
+	hook->clear = record_clear;
+	hook->resched = record_resched;
+	hook->priv = r;
+	clear_pages_set_hook(hook);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, unset_hook, NULL));
+	return r;
+}
+
+/* Calls expected for the three ranges of a folio at @unit pages a call. */
+static unsigned long expected_calls(const struct recording *r, unsigned int unit)
+{
+	unsigned long len[] = { r->lo, r->nr - r->hi, r->hi - r->lo };
+	unsigned long calls = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(len); i++)
+		calls += unit == UINT_MAX ? !!len[i] : DIV_ROUND_UP(len[i], unit);
+	return calls;
+}
+
+/* Every page once, the window around the hint after everything else. */
+static void expect_hot_window_last(struct kunit *test, struct recording *r,
+				   unsigned long hint)
+{
+	KUNIT_EXPECT_EQ(test, bitmap_weight(r->seen, r->nr), r->nr);
+	KUNIT_EXPECT_EQ(test, r->twice, 0);
+	KUNIT_EXPECT_EQ(test, r->outside_after_hot, 0);
+	KUNIT_EXPECT_LE(test, r->last_first, hint);
+	KUNIT_EXPECT_GT(test, r->last_first + r->last_n, hint);
+}
+
+/*
+ * The pages around the faulting address are cleared last, for a hint at
+ * the first, the middle and the last page of a 2 MiB folio and next to
+ * both ends.
+ */
+static void test_hot_window_cleared_last(struct kunit *test)
+{
+	struct folio *folio = get_test_folio(test, PMD_ORDER);
+	unsigned long nr = folio_nr_pages(folio);
+	unsigned long hints[] = { 0, 1, nr / 2, nr - 2, nr - 1 };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(hints); i++) {
+		struct recording *r = record(test, folio, hints[i]);
+
+		folio_zero_user_batched(folio, TEST_UADDR + hints[i] * PAGE_SIZE, 64);
+		KUNIT_EXPECT_EQ(test, r->calls, expected_calls(r, 64));
+		expect_hot_window_last(test, r, hints[i]);
+	}
+}
+
+/*
+ * Not preemptible: each range in ceil(pages / batch) calls, as many
+ * reschedule points, none longer than the batch; on a 1 GiB folio, and on
+ * a 2 MiB folio with the unit lowered to 64 pages.
+ */
+static void test_voluntary_chunks_at_the_batch(struct kunit *test)
+{
+	struct folio *folio = get_test_folio(test, PUD_ORDER);
+	unsigned long hint = folio_nr_pages(folio) / 3;
+	unsigned int unit = clear_pages_unit(0);
+	struct recording *r = record(test, folio, hint);
+
+	KUNIT_ASSERT_EQ(test, unit, BATCH);
+	folio_zero_user_batched(folio, TEST_UADDR + hint * PAGE_SIZE, unit);
+	KUNIT_EXPECT_EQ(test, r->calls, expected_calls(r, BATCH));
+	KUNIT_EXPECT_EQ(test, r->resched, r->calls);
+	KUNIT_EXPECT_LE(test, r->max_call, BATCH);
+	KUNIT_EXPECT_GT(test, r->calls, 3);
+	expect_hot_window_last(test, r, hint);
+}
+
+/* Preemptible: one call and one reschedule point per range. */
+static void test_full_one_call_per_range(struct kunit *test)
+{
+	struct folio *folio = get_test_folio(test, PUD_ORDER);
+	unsigned long hint = folio_nr_pages(folio) / 3;
+	unsigned int unit = clear_pages_unit(CLEAR_PAGES_PREEMPTIBLE);
+	struct recording *r = record(test, folio, hint);
+
+	KUNIT_ASSERT_EQ(test, unit, UINT_MAX);
+	folio_zero_user_batched(folio, TEST_UADDR + hint * PAGE_SIZE, unit);
+	KUNIT_EXPECT_EQ(test, r->calls, 3);
+	KUNIT_EXPECT_EQ(test, r->resched, 3);
+	KUNIT_EXPECT_EQ(test, r->max_call, folio_nr_pages(folio) - r->hi);
+	expect_hot_window_last(test, r, hint);
+}
+
+/*
+ * folio_zero_user() takes the unit of the preemption model the kernel
+ * runs under (preempt=full: whole ranges; voluntary, none: the batch).
+ */
+static void test_folio_zero_user_follows_preempt_model(struct kunit *test)
+{
+	struct folio *folio = get_test_folio(test, PUD_ORDER);
+	unsigned long hint = folio_nr_pages(folio) - 1;
+	bool full = preempt_model_preemptible();
+	struct recording *r;
+
+	mm_impl_switch_kunit_use(test, &clear_pages_switch, 1);
+	r = record(test, folio, hint);
+	folio_zero_user(folio, TEST_UADDR + hint * PAGE_SIZE);
+	kunit_info(test, "preempt model %s: %lu calls", full ? "full" : "none/voluntary",
+		   r->calls);
+	KUNIT_EXPECT_EQ(test, r->calls, expected_calls(r, full ? UINT_MAX : BATCH));
+	KUNIT_EXPECT_EQ(test, r->resched, r->calls);
+}
+
+/*
+ * The unit set at run time applies under every model; values above the
+ * batch are refused and change nothing.
+ */
+static void reset_unit(void *data)
+{
+	clear_pages_set_unit(0);
+}
+
+static void test_unit_setting(struct kunit *test)
+{
+	struct folio *folio = get_test_folio(test, PMD_ORDER);
+	unsigned long hint = folio_nr_pages(folio) / 2;
+	struct recording *r;
+
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, reset_unit, NULL));
+	KUNIT_ASSERT_EQ(test, clear_pages_unit(0), BATCH);
+	KUNIT_EXPECT_EQ(test, clear_pages_set_unit(BATCH + 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, clear_pages_unit(0), BATCH);
+	KUNIT_EXPECT_EQ(test, clear_pages_set_unit(UINT_MAX), -EINVAL);
+	KUNIT_EXPECT_EQ(test, clear_pages_unit(CLEAR_PAGES_PREEMPTIBLE), UINT_MAX);
+
+	KUNIT_ASSERT_EQ(test, clear_pages_set_unit(64), 0);
+	KUNIT_EXPECT_EQ(test, clear_pages_unit(0), 64);
+	KUNIT_EXPECT_EQ(test, clear_pages_unit(CLEAR_PAGES_PREEMPTIBLE), 64);
+	r = record(test, folio, hint);
+	mm_impl_switch_kunit_use(test, &clear_pages_switch, 1);
+	folio_zero_user(folio, TEST_UADDR + hint * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, clear_pages_set_unit(0), 0);
+	KUNIT_EXPECT_EQ(test, r->calls, expected_calls(r, 64));
+	KUNIT_EXPECT_LE(test, r->max_call, 64);
+	KUNIT_EXPECT_EQ(test, clear_pages_unit(0), BATCH);
+}
+
+/*
+ * The 6.12 per-page clearing and the batched one leave the same bytes
+ * (all zero), and only the batched one goes through the hook.
+ */
+static void test_batched_and_per_page_same_bytes(struct kunit *test)
+{
+	struct folio *folio = get_test_folio(test, PMD_ORDER);
+	unsigned long addr = hint_addr(folio, HINT_MIDDLE);
+	size_t size = folio_size(folio);
+	struct recording *r;
+	u8 *per_page;
+
+	per_page = kunit_kmalloc(test, size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, per_page);
+	r = record(test, folio, hint_page(folio, HINT_MIDDLE));
+
+	mm_impl_switch_kunit_use(test, &clear_pages_switch, 0);
+	fill_folio(folio, PATTERN);
+	folio_zero_user(folio, addr);
+	KUNIT_EXPECT_EQ(test, r->calls, 0);
+	memcpy(per_page, folio_address(folio), size);
+
+	mm_impl_switch_kunit_use(test, &clear_pages_switch, 1);
+	fill_folio(folio, PATTERN);
+	folio_zero_user(folio, addr);
+	KUNIT_EXPECT_GT(test, r->calls, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(per_page, folio_address(folio), size), 0);
+	KUNIT_EXPECT_NULL(test, memchr_inv(per_page, 0, size));
+}
+
+static struct kunit_case clear_pages_batch_cases[] = {
+	KUNIT_CASE_PARAM(test_clear_pages_zeroes_only_the_range, variant_gen_params),
+	KUNIT_CASE_PARAM(test_folio_zero_user_zeroes_every_byte, zero_gen_params),
+	KUNIT_CASE(test_hot_window_cleared_last),
+	KUNIT_CASE(test_voluntary_chunks_at_the_batch),
+	KUNIT_CASE(test_full_one_call_per_range),
+	KUNIT_CASE(test_folio_zero_user_follows_preempt_model),
+	KUNIT_CASE(test_unit_setting),
+	KUNIT_CASE(test_batched_and_per_page_same_bytes),
+	{}
+};
+
+static struct kunit_suite clear_pages_batch_suite = {
+	.name = "clear_pages_batch",
+	.test_cases = clear_pages_batch_cases,
+};
+kunit_test_suite(clear_pages_batch_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the batched clearing of huge folios");
+MODULE_LICENSE("GPL");

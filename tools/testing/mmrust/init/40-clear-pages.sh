@@ -1,0 +1,237 @@
+# SPDX-License-Identifier: GPL-2.0
+# Boot tests and demonstration of the batched clearing of huge folios
+# (seed 000, mm/clear_pages_batch.c) and of the THP huge zero page (seed
+# 001, the base's own code).  Uses HP, HP1G and set_pool of 20-hugetlb.sh.
+
+CP=/sys/kernel/debug/clear_pages
+THP=/sys/kernel/mm/transparent_hugepage
+HUGETLBFS=/mnt/huge
+export HUGETLBFS
+
+cp_stat() { awk -v k="$1" '$1 == k {print $2}' $CP/stats; }
+vmstat() { awk -v k="$1" '$1 == k {print $2}' /proc/vmstat; }
+mthp_stat() { cat "$THP/hugepages-$1/stats/$2"; }
+# The preemption model this boot runs under (CONFIG_PREEMPT_NONE default).
+preempt_model() { cmdline_param preempt none; }
+
+test_clear_pages_impl_boot_param() {
+	check_impl clear_pages_impl "clear_pages: huge folio clearing: " per_page batched
+}
+register clear_pages_impl_boot_param
+
+# thp <enabled> <use_zero_page> [<64kB enabled>]: THP settings for a case.
+thp() {
+	echo "$1" > $THP/enabled && echo "$2" > $THP/use_zero_page &&
+		echo "${3:-never}" > $THP/hugepages-64kB/enabled
+}
+thp_defaults() { thp always 1 never; }
+
+# fault_case <case> <MiB>: fault_zero's verdict; FOLIOS is the number of
+# folios the batched clearing cleared meanwhile, HUGE the number of huge
+# pages the case's own counter saw allocated.
+fault_case() {
+	local f0=$(cp_stat folios) t0=$(vmstat thp_fault_alloc) m0=$(mthp_stat 64kB anon_fault_alloc)
+	local out
+	out=$(fault_zero "$1" "$2" 2>&1) || { echo "$out"; return 1; }
+	FOLIOS=$(( $(cp_stat folios) - f0 ))
+	case $1 in
+	thp*) HUGE=$(( $(vmstat thp_fault_alloc) - t0 )) ;;
+	mthp) HUGE=$(( $(mthp_stat 64kB anon_fault_alloc) - m0 )) ;;
+	*) HUGE=-1 ;;	# hugetlb: the mapping would have failed without
+	esac
+}
+
+# fault_matrix <batched>: dirtied, freed and faulted-in memory reads zero
+# through every caller of folio_zero_user(), with the batched clearing
+# (1; each case must go through it) or the 6.12 per-page one (0; none may).
+fault_matrix() {
+	local b=$1 rc=0 spec c mib old=$(cat $CP/batched)
+	echo "$b" > $CP/batched || fail "cannot select batched=$b" || return 1
+	mkdir -p $HUGETLBFS
+	grep -q " $HUGETLBFS " /proc/mounts || mount -t hugetlbfs -o pagesize=2M none $HUGETLBFS ||
+		fail "cannot mount hugetlbfs" || return 1
+	set_pool $HP 8 || return 1
+	for spec in "thp-rw always 0" "thp-w always 1" "thp-madvise madvise 1" \
+		"mthp never 1 always" "hugetlb-2m" "hugetlb-1g" "fallocate" "memfd"; do
+		set -- $spec
+		c=$1 mib=8
+		[ $# = 1 ] || thp "$2" "$3" "$4"
+		[ $c != mthp ] || mib=2
+		if [ $c = hugetlb-1g ]; then
+			mib=1024
+			set_pool $HP1G 1 > /dev/null || { echo "$c: skipped, no room for a 1 GiB page"; continue; }
+		fi
+		if ! fault_case $c $mib; then
+			rc=1
+		elif [ "$HUGE" = 0 ]; then
+			echo "$c: no huge page was allocated"; rc=1
+		elif [ "$b" = 1 ] && [ "$FOLIOS" -lt 2 ]; then
+			echo "$c: the batched clearing saw $FOLIOS folios (want >= 2)"; rc=1
+		elif [ "$b" = 0 ] && [ "$FOLIOS" != 0 ]; then
+			echo "$c: the batched clearing ran ($FOLIOS folios) while per_page was selected"; rc=1
+		else
+			echo "$c: ok, $FOLIOS batched folios"
+		fi
+		thp_defaults
+		[ $c != hugetlb-1g ] || set_pool $HP1G 0 || rc=1
+	done
+	set_pool $HP 0 || rc=1
+	echo "$old" > $CP/batched
+	return $rc
+}
+
+test_clear_pages_faults_zero_batched() { fault_matrix 1; }
+register clear_pages_faults_zero_batched
+test_clear_pages_faults_zero_per_page() { fault_matrix 0; }
+register clear_pages_faults_zero_per_page
+
+# A 1 GiB hugetlb fault at its first page is cleared in 32 calls of the
+# 32 MiB batch plus one for the hot window under preempt=none/voluntary,
+# and in two calls (the rest, then the window) under preempt=full.
+test_clear_pages_1g_chunks_follow_preempt_model() {
+	local model=$(preempt_model) want f0 c0 r0 folios calls resched old=$(cat $CP/batched)
+	case $model in full) want=2 ;; *) want=33 ;; esac
+	set_pool $HP1G 1 > /dev/null || { echo "no room for a 1 GiB page"; return 2; }
+	echo 1 > $CP/batched
+	f0=$(cp_stat folios) c0=$(cp_stat calls) r0=$(cp_stat resched)
+	fault_zero hugetlb-1g 1024 || return 1
+	folios=$(( $(cp_stat folios) - f0 ))
+	calls=$(( $(cp_stat calls) - c0 ))
+	resched=$(( $(cp_stat resched) - r0 ))
+	echo "$old" > $CP/batched
+	set_pool $HP1G 0 || return 1
+	[ "$folios" = 2 ] && [ "$calls" = $((2 * want)) ] && [ "$resched" = "$calls" ] ||
+		fail "preempt=$model: $folios folios, $calls calls, $resched reschedule points;" \
+			"want 2 folios and $want calls and reschedule points each"
+}
+register clear_pages_1g_chunks_follow_preempt_model
+
+# The debugfs files refuse bad input with an error and keep their value.
+test_clear_pages_debugfs_rejects_bad_input() {
+	local v
+	for v in 8193 99999999999 -1 abc ""; do
+		! echo "$v" > $CP/unit_pages 2> /dev/null || fail "unit_pages accepted '$v'" || return 1
+		[ "$(cat $CP/unit_pages)" = 0 ] || fail "unit_pages changed to $(cat $CP/unit_pages) by '$v'" || return 1
+	done
+	for v in 2 -1 abc; do
+		! echo "$v" > $CP/batched 2> /dev/null || fail "batched accepted '$v'" || return 1
+	done
+	echo 64 > $CP/unit_pages && [ "$(cat $CP/unit_pages)" = 64 ] &&
+		grep -q '^unit_pages 64$' $CP/stats || fail "unit_pages 64 not taken" || return 1
+	echo 0 > $CP/unit_pages
+}
+register clear_pages_debugfs_rejects_bad_input
+
+# hzp_run <use_zero_page>: the seed 001 demo with THP always; OUT its output.
+hzp_run() {
+	thp always "$1"
+	OUT=$(huge_zero_page 2>&1)
+	local rc=$?
+	thp_defaults
+	[ $rc = 0 ] || fail "huge_zero_page failed: $OUT"
+}
+hzp_field() { echo "$OUT" | sed -n "$1"; }
+
+# Seed 001: with the huge zero page, reading 200 MiB of untouched THP
+# memory keeps RSS under 1 MiB and allocates no huge page; the zero page
+# itself is allocated at most once (it stays until memory gets short).
+test_thp_huge_zero_page_rss() {
+	hzp_run 1 || return 1
+	local rss=$(hzp_field 's/.*RSS before [0-9]* KiB, after \([0-9]*\) KiB$/\1/p')
+	local zp=$(hzp_field 's/.*reads: thp_zero_page_alloc +\([0-9]*\),.*/\1/p')
+	local fa=$(hzp_field 's/.*reads: .*thp_fault_alloc +\([0-9]*\)$/\1/p')
+	echo "$OUT"
+	[ -n "$rss" ] && [ "$rss" -le 1024 ] && [ "$zp" -le 1 ] && [ "$fa" = 0 ] &&
+		[ "$(vmstat thp_zero_page_alloc)" -ge 1 ] ||
+		fail "want RSS <= 1024 KiB, thp_zero_page_alloc +0 or +1 (>= 1 in all), thp_fault_alloc +0"
+}
+register thp_huge_zero_page_rss
+
+# Without it, every 2 MiB range read gets its own cleared huge page.
+test_thp_without_zero_page_rss() {
+	hzp_run 0 || return 1
+	local rss=$(hzp_field 's/.*RSS before [0-9]* KiB, after \([0-9]*\) KiB$/\1/p')
+	local zp=$(hzp_field 's/.*reads: thp_zero_page_alloc +\([0-9]*\),.*/\1/p')
+	local fa=$(hzp_field 's/.*reads: .*thp_fault_alloc +\([0-9]*\)$/\1/p')
+	echo "$OUT"
+	[ -n "$rss" ] && [ "$rss" -ge $((190 * 1024)) ] && [ "$rss" -le $((210 * 1024)) ] &&
+		[ "$zp" = 0 ] && [ "$fa" -ge 100 ] ||
+		fail "want RSS about 200 MiB, thp_zero_page_alloc +0, thp_fault_alloc >= +100"
+}
+register thp_without_zero_page_rss
+
+# A write to the huge zero page: 6.12 splits the PMD and copies one 4 KiB
+# page (no huge page is allocated: RSS grows by far less than 2 MiB; the
+# demo's own stdio adds a few pages); the rest still reads zero.
+test_thp_huge_zero_page_write() {
+	hzp_run 1 || return 1
+	local grew=$(hzp_field 's/.*wrote 1 byte: RSS [0-9]* KiB (+\([0-9]*\) KiB), 0 other pages not zero$/\1/p')
+	echo "$OUT"
+	[ -n "$grew" ] && [ "$grew" -ge 4 ] && [ "$grew" -lt 512 ] &&
+		echo "$OUT" | grep -q '^huge_zero_page: write: thp_fault_alloc +0, thp_split_pmd +1$' ||
+		fail "want RSS +4 to +511 KiB, 0 other pages not zero, thp_fault_alloc +0, thp_split_pmd +1"
+}
+register thp_huge_zero_page_write
+
+demo_clear_pages() {
+	local f0 c0 r0 unit model=$(preempt_model) old=$(cat $CP/batched)
+	echo "== batched clearing of huge folios (mm/clear_pages_batch.c), preempt=$model"
+	echo 1 > $CP/batched
+	unit="$(cp_stat unit_pages) pages"
+	[ "$unit" != "4294967295 pages" ] || unit="a whole range"
+	for spec in "hugetlb-1g 1024" "hugetlb-2m 8" "thp-w 8"; do
+		set -- $spec
+		[ $1 != hugetlb-1g ] || set_pool $HP1G 1 > /dev/null || continue
+		[ $1 != hugetlb-2m ] || set_pool $HP 4 > /dev/null
+		f0=$(cp_stat folios) c0=$(cp_stat calls) r0=$(cp_stat resched)
+		fault_zero "$1" "$2" | sed 's/^/   /'
+		echo "   $1: $(( $(cp_stat folios) - f0 )) folios cleared in $(( $(cp_stat calls) - c0 ))" \
+			"calls of at most $unit, $(( $(cp_stat resched) - r0 )) reschedule points"
+		set_pool $HP1G 0 > /dev/null; set_pool $HP 0 > /dev/null
+	done
+	echo "$old" > $CP/batched
+	echo "   (a 1 GiB folio at its first page: under none/voluntary 32 calls of 8192 pages"
+	echo "    plus the hot window; under full the rest in one call, then the window)"
+}
+demo clear_pages
+
+# bench_clear_pages (mmrust.bench=clear_pages): demand-fault bandwidth of
+# huge pages under this boot's preemption model, the batched and the
+# per-page clearing alternating round by round (mmrust.bench_rounds,
+# default 3; mmrust.bench_loops loops each, default 5); then the zero
+# page's memcmp benchmark and demo RSS, use_zero_page 1 and 0 alternating.
+bench_clear_pages() {
+	local rounds=$(cmdline_param mmrust.bench_rounds 3) loops=$(cmdline_param mmrust.bench_loops 5)
+	local model=$(preempt_model) r impl order spec out
+	set_pool $HP 256 > /dev/null || echo "clear_bench: no room for 256 pages of 2 MiB"
+	for r in $(seq "$rounds"); do
+		order="batched per_page"; [ $((r % 2)) = 0 ] && order="per_page batched"
+		for impl in $order; do
+			case $impl in batched) echo 1 ;; *) echo 0 ;; esac > $CP/batched
+			for spec in "hugetlb-2m 512" "thp 512" "hugetlb-1g 1024"; do
+				set -- $spec
+				if [ $1 = hugetlb-1g ] && ! set_pool $HP1G 1 > /dev/null; then
+					echo "clear_bench: no room for a 1 GiB page"; continue
+				fi
+				out=$(demand_fault "$1" "$2" "$loops" | tail -1)
+				echo "clear_bench: preempt=$model impl=$impl kind=$1 round=$r" \
+					"$(echo "$out" | sed -n 's/.*: \([0-9.]*\) GB\/sec +- \([0-9.]*\)%$/gbs=\1 sd=\2/p')"
+				[ $1 != hugetlb-1g ] || set_pool $HP1G 0 > /dev/null
+			done
+		done
+	done
+	set_pool $HP 0 > /dev/null
+	echo 1 > $CP/batched
+	for r in $(seq "$rounds"); do
+		order="1 0"; [ $((r % 2)) = 0 ] && order="0 1"
+		for z in $order; do
+			thp always $z
+			out=$(zero_memcmp 100 10)
+			echo "zero_bench: use_zero_page=$z round=$r" \
+				"$(echo "$out" | sed -n 's/.*first \([0-9.]*\) ms, rest \([0-9.]*\) ms, RSS \([0-9]*\) KiB$/first_ms=\1 rest_ms=\2 rss_kib=\3/p')"
+			out=$(huge_zero_page | sed -n 's/.*RSS before [0-9]* KiB, after \([0-9]*\) KiB$/\1/p')
+			echo "zero_bench: use_zero_page=$z round=$r demo_rss_kib=$out"
+		done
+	done
+	thp_defaults
+}
