@@ -18,8 +18,9 @@
  * It then writes one byte and reads the buffer again.  In 6.12 a write to
  * the huge zero page splits its PMD into 4 KiB zero-page entries and
  * copies one 4 KiB page (thp_split_pmd moves, thp_fault_alloc does not):
- * RSS grows by a 4 KiB page, not 2 MiB (and by what the program's own
- * stdio touches meanwhile), and the rest still reads zero.  The
+ * its anonymous RSS grows by 4 KiB, not 2 MiB (VmRSS also counts the
+ * program's own text pages, faulted in as code runs for the first time),
+ * and the rest still reads zero.  The
  * /proc/vmstat counters that tell which path ran are printed as deltas.
  *
  * Usage: huge_zero_page [MiB]   (default 200)
@@ -44,15 +45,20 @@ static const char *read_line(const char *path, char *buf, size_t size)
 	return buf;
 }
 
-/* VmRSS of this process in KiB, -1 if /proc/self/status has none. */
-static long rss_kib(void)
+/*
+ * A field of /proc/self/status in KiB ("VmRSS", or "RssAnon": the
+ * anonymous part, without the program's own file pages), -1 if absent.
+ */
+static long status_kib(const char *field)
 {
 	char line[256];
+	size_t n = strlen(field);
 	long kib = -1;
 	FILE *f = fopen("/proc/self/status", "r");
 
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
+		if (!strncmp(line, field, n) && line[n] == ':' &&
+		    sscanf(line + n + 1, "%ld", &kib) == 1)
 			break;
 	if (f)
 		fclose(f);
@@ -89,7 +95,7 @@ int main(int argc, char **argv)
 	unsigned long size = (argc > 1 ? strtoul(argv[1], NULL, 0) : 200) * MIB;
 	char enabled[128], zero[16];
 	unsigned long nonzero, others;
-	long before, after, written, zero0, fault0, split0;
+	long before, after, anon, written, zero0, fault0, split0;
 	char *p;
 
 	if (!size || posix_memalign((void **)&p, 2 * MIB, size)) {
@@ -102,9 +108,10 @@ int main(int argc, char **argv)
 
 	zero0 = vmstat_read("thp_zero_page_alloc");
 	fault0 = vmstat_read("thp_fault_alloc");
-	before = rss_kib();
+	before = status_kib("VmRSS");
 	nonzero = count_nonzero(p, size);
-	after = rss_kib();
+	after = status_kib("VmRSS");
+	anon = status_kib("RssAnon");
 
 	printf("huge_zero_page: read %lu pages of a %lu MiB buffer, %lu not zero\n",
 	       size / PAGE, size / MIB, nonzero);
@@ -115,10 +122,11 @@ int main(int argc, char **argv)
 	fault0 = vmstat_read("thp_fault_alloc");
 	split0 = vmstat_read("thp_split_pmd");
 	p[0] = 1;
-	written = rss_kib();
+	written = status_kib("VmRSS");
+	anon = status_kib("RssAnon") - anon;
 	others = count_nonzero(p + PAGE, size - PAGE);
-	printf("huge_zero_page: wrote 1 byte: RSS %ld KiB (%+ld KiB), %lu other pages not zero\n",
-	       written, written - after, others);
+	printf("huge_zero_page: wrote 1 byte: RSS %ld KiB (%+ld KiB, anonymous %+ld KiB), %lu other pages not zero\n",
+	       written, written - after, anon, others);
 	printf("huge_zero_page: write: thp_fault_alloc +%ld, thp_split_pmd +%ld\n",
 	       vmstat_read("thp_fault_alloc") - fault0, vmstat_read("thp_split_pmd") - split0);
 	return nonzero || others ? 1 : 0;

@@ -22,11 +22,13 @@ cp "$TOP"/tools/testing/mmrust/init/*.sh "$ird/mmrust/"
 chmod +x "$ird/init"
 (cd "$ird" && find . | cpio -o -H newc --quiet) > "$CACHE/initramfs.cpio"
 
+# MMRUST_QEMU_ARGS: extra QEMU options, e.g. "-icount shift=0,sleep=off"
+# (the guest clock then counts executed instructions: exact, repeatable).
 smp=${MMRUST_SMP:-2}
 mem=${MMRUST_MEM:-5G}
 qemu=(qemu-system-x86_64
 	-bios /usr/share/qemu/qboot.rom -m "$mem" -smp "$smp" -cpu max
-	-nographic -no-reboot -nic none
+	-nographic -no-reboot -nic none ${MMRUST_QEMU_ARGS:-}
 	-kernel "$kernel" -initrd "$CACHE/initramfs.cpio"
 	-append "console=ttyS0 acpi=off panic=-1 oops=panic mmrust.mode=$mode $*")
 if [ "$log" = - ]; then
