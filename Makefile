@@ -8,6 +8,17 @@ export MMRUST_CACHE ?= $(HOME)/.cache/mmrust
 T := tools/testing/mmrust
 CACHE := $(MMRUST_CACHE)
 
+# ARCH=x86_64 or ARCH=arm64 picks the test kernel's architecture; without
+# it, 'make test' (and 'make build', 'make boot', 'make kunit') covers
+# $(TEST_ARCHES) and the other targets use x86_64.
+TEST_ARCHES := x86_64 arm64
+override ARCHES := $(if $(ARCH),$(ARCH),$(TEST_ARCHES))
+override ONE_ARCH := $(if $(ARCH),$(ARCH),x86_64)
+override BUILD_ARCHES := $(if $(filter run shell bench,$(MAKECMDGOALS)),$(ONE_ARCH),$(ARCHES))
+export MMRUST_ARCHES := $(ARCHES)
+export MMRUST_ARCH := $(ONE_ARCH)
+unexport ARCH
+
 # $(call step,<what it does>,<script and arguments>): one step, announced.
 step = @echo "==> $@: $(1)" && bash $(T)/$(2)
 
@@ -19,13 +30,14 @@ help:
 	@echo "make test     install what is needed, build, run every test (KUnit + boot tests)"
 	@echo "make run      build the test kernel and boot it, showing the components at work"
 	@echo "make shell    boot the test kernel with a root shell on this terminal"
-	@echo "make kunit    KUnit suites only (x86_64 QEMU)"
+	@echo "make kunit    KUnit suites only"
 	@echo "make boot     boot tests only"
 	@echo "make bench    benchmarks (Rust vs C in one image), 'bench: <name> = <value>' lines"
 	@echo "make check    checkpatch, rustfmt and clippy on our code"
 	@echo "make series   the whole overlay as one git format-patch series against the plain base"
 	@echo "make kunit-tool  the KUnit suites through the base's kunit.py and mm/.kunitconfig (second build)"
 	@echo "make clean    remove the build outputs (keeps the unpacked base and ccache)"
+	@echo "ARCH=x86_64 or ARCH=arm64: one architecture (default: test both, run x86_64)"
 	@echo "cache: $(CACHE)"
 
 setup:
@@ -35,19 +47,21 @@ prepare: setup
 	$(call step,base + overlay + patches in $(CACHE)/src,prepare.sh)
 
 build: prepare
-	$(call step,x86_64 test kernel,build.sh)
+	@for a in $(BUILD_ARCHES); do \
+		echo "==> $@: $$a test kernel" && MMRUST_ARCH=$$a bash $(T)/build.sh || exit 1; \
+	done
 
 test: build
-	$(call step,KUnit and boot tests,test.sh all)
+	$(call step,KUnit and boot tests ($(ARCHES)),test.sh all)
 
 kunit: build
-	$(call step,KUnit suites in the x86_64 test kernel,test.sh kunit)
+	$(call step,KUnit suites in the test kernels ($(ARCHES)),test.sh kunit)
 
 boot: build
 	$(call step,boot tests,test.sh boot)
 
 run: build
-	$(call step,booting the test kernel (QEMU TCG with 2 vCPUs),run.sh)
+	$(call step,booting the $(ONE_ARCH) test kernel (QEMU TCG with 2 vCPUs),run.sh)
 
 shell: build
 	$(call step,booting the test kernel with a root shell,shell.sh)

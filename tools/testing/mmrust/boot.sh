@@ -9,28 +9,38 @@
 . "$(dirname "$0")/lib.sh"
 
 mode=$1 log=$2; shift 2
-kernel=$BUILD/arch/x86/boot/bzImage
-[ -f "$kernel" ] || die "no kernel at $kernel: run 'make build'"
+kernel=$BUILD/$IMAGE
+[ -f "$kernel" ] || die "no kernel at $kernel: run 'make build' (ARCH=$MMRUST_ARCH)"
+busybox=/bin/busybox
+[ "$MMRUST_ARCH" = x86_64 ] || busybox=$CACHE/arm64-deb/root/bin/busybox
+[ -x "$busybox" ] || die "no $MMRUST_ARCH busybox at $busybox: run 'make setup'"
 
 # The initramfs: busybox and our /init, rebuilt each time (milliseconds).
 ird=$CACHE/initramfs
 rm -rf "$ird" && mkdir -p "$ird"/{bin,dev,proc,sys,tmp,mmrust}
-cp /bin/busybox "$ird/bin/busybox"
+cp "$busybox" "$ird/bin/busybox"
 cp "$TOP/tools/testing/mmrust/init/init" "$ird/init"
 cp "$TOP"/tools/testing/mmrust/init/*.sh "$ird/mmrust/"
-[ ! -d "$CACHE/initramfs-extra" ] || cp -a "$CACHE/initramfs-extra/." "$ird/"
+[ ! -d "$EXTRA" ] || cp -a "$EXTRA/." "$ird/"
 chmod +x "$ird/init"
-(cd "$ird" && find . | cpio -o -H newc --quiet) > "$CACHE/initramfs.cpio"
+(cd "$ird" && find . | cpio -o -H newc --quiet) > "$CACHE/initramfs-$MMRUST_ARCH.cpio"
 
 # MMRUST_QEMU_ARGS: extra QEMU options, e.g. "-icount shift=0,sleep=off"
 # (the guest clock then counts executed instructions: exact, repeatable).
 smp=${MMRUST_SMP:-2}
 mem=${MMRUST_MEM:-5G}
-qemu=(qemu-system-x86_64
-	-bios /usr/share/qemu/qboot.rom -m "$mem" -smp "$smp" -cpu max
-	-nographic -no-reboot -nic none ${MMRUST_QEMU_ARGS:-}
-	-kernel "$kernel" -initrd "$CACHE/initramfs.cpio"
-	-append "console=ttyS0 acpi=off panic=-1 oops=panic mmrust.mode=$mode $*")
+cmdline="panic=-1 oops=panic mmrust.mode=$mode $*"
+if [ "$MMRUST_ARCH" = x86_64 ]; then
+	qemu=(qemu-system-x86_64 -bios /usr/share/qemu/qboot.rom -cpu max
+		-append "console=ttyS0 acpi=off $cmdline")
+else
+	# pauth-impdef: the same -cpu max, with a pointer-authentication
+	# algorithm TCG computes quickly.
+	qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on
+		-append "console=ttyAMA0 $cmdline")
+fi
+qemu+=(-m "$mem" -smp "$smp" -nographic -no-reboot -nic none ${MMRUST_QEMU_ARGS:-}
+	-kernel "$kernel" -initrd "$CACHE/initramfs-$MMRUST_ARCH.cpio")
 if [ "$log" = - ]; then
 	# --foreground: QEMU keeps the terminal (and its Ctrl-A commands).
 	exec timeout --foreground "${MMRUST_BOOT_TIMEOUT:-3600}" "${qemu[@]}"

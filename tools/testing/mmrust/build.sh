@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Configure (when the fragment changed) and build the x86_64 test kernel,
-# its modules (the Rust sample) and the static guest programs.
+# Configure (when the fragment changed) and build the test kernel of
+# $MMRUST_ARCH (lib.sh: x86_64 or arm64), its modules (the Rust sample) and
+# the static guest programs.
 . "$(dirname "$0")/lib.sh"
 
-frag=$TOP/tools/testing/mmrust/configs/x86_64.config
+frag=$TOP/tools/testing/mmrust/configs/$MMRUST_ARCH.config
 mkdir -p "$BUILD" "$LOGS"
 log=$LOGS/build.log
+[ "$MMRUST_ARCH" = x86_64 ] || log=$LOGS/build-$MMRUST_ARCH.log
 
 "${KMAKE[@]}" rustavailable > "$log" 2>&1 || { cat "$log"; die "Rust toolchain not usable by the kernel"; }
 
@@ -23,9 +25,9 @@ if [ ! -f "$BUILD/.config" ] || ! cmp -s "$frag" "$stamp"; then
 	cp "$frag" "$stamp"
 fi
 
-say "building bzImage and modules in $BUILD (cold: ~12 min on 2 cores; log: $log)"
+say "building $(basename "$IMAGE") and modules in $BUILD (cold: ~12 min on 2 cores; log: $log)"
 start=$(date +%s)
-"${KMAKE[@]}" bzImage modules >> "$log" 2>&1 &
+"${KMAKE[@]}" "$(basename "$IMAGE")" modules >> "$log" 2>&1 &
 pid=$!
 while kill -0 $pid 2>/dev/null; do
 	sleep 20
@@ -38,6 +40,6 @@ if ! wait $pid; then
 	die "kernel build failed (full log: $log)"
 fi
 n=$(grep -cE '^  (CC|RUSTC)' "$log" || true)
-say "built $BUILD/arch/x86/boot/bzImage in $(( $(date +%s) - start ))s ($n objects compiled)"
+say "built $BUILD/$IMAGE in $(( $(date +%s) - start ))s ($n objects compiled)"
 
 "$TOP/tools/testing/mmrust/guest.sh"

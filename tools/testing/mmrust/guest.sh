@@ -9,7 +9,12 @@
 # kernel build.
 . "$(dirname "$0")/lib.sh"
 
-out=$CACHE/initramfs-extra/selftests
+# Static binaries for the guest's architecture (arm64: clang's cross target
+# with Debian's libc6-dev-arm64-cross and libgcc-12-dev-arm64-cross).
+cc=(clang-19 -static)
+[ "$MMRUST_ARCH" = x86_64 ] || cc=(clang-19 --target="$CLANG_TARGET" -fuse-ld=lld -static)
+
+out=$EXTRA/selftests
 hdr=$BUILD/usr/include
 sel=$SRC/tools/testing/selftests
 mkdir -p "$out"
@@ -18,28 +23,28 @@ for t in hugepage-vmemmap map_hugetlb hugepage-mmap hugetlb-madvise; do
 	src=$sel/mm/$t.c
 	if [ ! "$out/$t" -nt "$src" ]; then
 		say "selftest: building $t (static)"
-		clang-19 -static -O2 -Wno-everything -isystem "$hdr" -I "$sel" -I "$sel/mm" \
+		"${cc[@]}" -O2 -Wno-everything -isystem "$hdr" -I "$sel" -I "$sel/mm" \
 			-o "$out/$t" "$src" "$sel/mm/vm_util.c"
 	fi
 done
 
-bin=$CACHE/initramfs-extra/bin
+bin=$EXTRA/bin
 mkdir -p "$bin"
 for t in timed_write fault_zero demand_fault zero_memcmp; do
 	if [ ! "$bin/$t" -nt "$TOP/tools/testing/mmrust/$t.c" ]; then
 		say "guest tool: building $t (static)"
-		clang-19 -static -O2 -Wall -Werror -o "$bin/$t" "$TOP/tools/testing/mmrust/$t.c" -lm
+		"${cc[@]}" -O2 -Wall -Werror -o "$bin/$t" "$TOP/tools/testing/mmrust/$t.c" -lm
 	fi
 done
 
 # /samples in the guest: the user-space samples and the sample modules.
-smp=$CACHE/initramfs-extra/samples
+smp=$EXTRA/samples
 mkdir -p "$smp"
 for src in "$TOP"/samples/mm/*.c; do
 	b=$smp/$(basename "$src" .c)
 	if [ ! "$b" -nt "$src" ]; then
 		say "sample: building $(basename "$b") (static)"
-		clang-19 -static -O2 -Wall -Werror -o "$b" "$src"
+		"${cc[@]}" -O2 -Wall -Werror -o "$b" "$src"
 	fi
 done
 rm -f "$smp"/*.ko

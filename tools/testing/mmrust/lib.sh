@@ -8,7 +8,18 @@ CACHE=${MMRUST_CACHE:-$HOME/.cache/mmrust}
 BASE_TARBALL=${MMRUST_BASE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 PRISTINE=$CACHE/base/linux-source-6.12  # unpacked tarball, never modified
 SRC=$CACHE/src                         # base + overlay + patches, built from
-BUILD=$CACHE/build/x86_64               # out-of-tree build directory
+# The architecture of the test kernel: x86_64 (default) or arm64, from
+# MMRUST_ARCH or ARCH ("make test ARCH=arm64").
+MMRUST_ARCH=${MMRUST_ARCH:-${ARCH:-x86_64}}
+case "$MMRUST_ARCH" in
+x86_64) IMAGE=arch/x86/boot/bzImage EXTRA=$CACHE/initramfs-extra
+	CLANG_TARGET=x86_64-linux-gnu ;;
+arm64) IMAGE=arch/arm64/boot/Image EXTRA=$CACHE/initramfs-extra-arm64
+	CLANG_TARGET=aarch64-linux-gnu ;;
+*) printf 'error: unknown architecture %s (x86_64 or arm64)\n' "$MMRUST_ARCH" >&2; exit 1 ;;
+esac
+unset ARCH
+BUILD=$CACHE/build/$MMRUST_ARCH         # out-of-tree build directory
 TOOLS=$CACHE/tools                      # bindgen-cli
 LOGS=$CACHE/logs
 EXPECTED_SUBLEVEL=117
@@ -19,7 +30,7 @@ export LIBCLANG_PATH=/usr/lib/llvm-19/lib
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
 
-KMAKE=(make -C "$SRC" O="$BUILD" ARCH=x86_64 LLVM=-19 "CC=ccache clang-19"
+KMAKE=(make -C "$SRC" O="$BUILD" ARCH="$MMRUST_ARCH" LLVM=-19 "CC=ccache clang-19"
        RUSTC=/usr/bin/rustc HOSTRUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc
        "BINDGEN=$TOOLS/bin/bindgen" RUSTFMT=/usr/bin/rustfmt
        CLIPPY_DRIVER=/usr/bin/clippy-driver -j"$(nproc)")

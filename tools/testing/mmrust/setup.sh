@@ -6,7 +6,8 @@
 
 PKGS=(linux-source-6.12 clang-19 lld-19 llvm-19 libclang-19-dev
       rustc-web rust-web-src libstd-rust-web-dev rust-web-clippy rustfmt-web
-      qemu-system-x86 flex bison bc libelf-dev libssl-dev cpio ccache
+      qemu-system-x86 qemu-system-arm libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
+      flex bison bc libelf-dev libssl-dev cpio ccache
       busybox-static xz-utils python3 make patch)
 BINDGEN_VERSION=0.70.1
 
@@ -30,4 +31,23 @@ if ! "$TOOLS/bin/bindgen" --version 2>/dev/null | grep -q " $BINDGEN_VERSION\$";
 	cargo install bindgen-cli --locked --version "$BINDGEN_VERSION" --root "$TOOLS"
 else
 	say "bindgen-cli $BINDGEN_VERSION present"
+fi
+
+# The arm64 guest's busybox: Debian's busybox-static for arm64, unpacked
+# into the cache (installing it would replace the host's x86_64 one).
+bb=$CACHE/arm64-deb/root/bin/busybox
+if [ ! -x "$bb" ]; then
+	[ "$(id -u)" = 0 ] || die "need root to fetch busybox-static:arm64"
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		say "adding the arm64 package architecture (for busybox-static:arm64)"
+		dpkg --add-architecture arm64
+		apt-get update -q
+	fi
+	say "fetching busybox-static:arm64 into $CACHE/arm64-deb"
+	rm -rf "$CACHE/arm64-deb" && mkdir -p "$CACHE/arm64-deb"
+	(cd "$CACHE/arm64-deb" && apt-get download -q busybox-static:arm64 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
+	dpkg-deb -x "$CACHE"/arm64-deb/busybox-static_*_arm64.deb "$CACHE/arm64-deb/root"
+	[ -x "$bb" ] || die "no busybox in busybox-static:arm64"
+else
+	say "busybox-static:arm64 present"
 fi

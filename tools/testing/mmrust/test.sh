@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Every test: KUnit (parsed by the base's kunit.py) and the boot tests, in
-# boots of one x86_64 image, 'make shell' fed on standard input, and the
-# patch series ('make series') applied to the plain base.  Ends with one
-# line "N passed, N failed".
+# boots of one image per architecture (MMRUST_ARCHES, default the one of
+# lib.sh; 'make test' passes "x86_64 arm64"), 'make shell' fed on standard
+# input (x86_64), and the patch series ('make series') applied to the plain
+# base.  Ends with one line "N passed, N failed".
 #   test.sh [kunit|boot|all]
 . "$(dirname "$0")/lib.sh"
 
@@ -90,6 +91,7 @@ run_boot() {  # run_boot <label> <mode> <params...>
 	local label=$1 mode=$2; shift 2
 	set -- hugetlb_cma=1G "$@"
 	local log=$LOGS/boot-$label.log start=$(date +%s)
+	[ "$MMRUST_ARCH" = x86_64 ] || log=$LOGS/boot-$MMRUST_ARCH-$label.log
 	say "booting the test kernel ($label): mmrust.mode=$mode $*"
 	"$TOP/tools/testing/mmrust/boot.sh" "$mode" "$log" "$@" || true
 	say "  $label: $(( $(date +%s) - start ))s (console: $log)"
@@ -102,29 +104,42 @@ run_boot() {  # run_boot <label> <mode> <params...>
 # found).  It costs ~10 s in the HVO boot.  It also zeroes freed pages, so
 # the batched clearing's preempt=full faults are tested again without it,
 # in the bad-param boot; preempt=voluntary is the c boot's.
-case "$what" in
-kunit)
-	run_boot kunit-rust none hugetlb_free_vmemmap=on init_on_free=1 preempt=full
-	kunit_results "$LOG" kunit/rust
-	;;
-boot|all)
-	run_boot rust test hugetlb_free_vmemmap=on init_on_free=1 preempt=full \
-		$([ "$what" = boot ] && echo kunit.enable=0)
-	[ "$what" = boot ] || kunit_results "$LOG" kunit/rust
-	boot_results "$LOG" boot/rust
-	run_boot c test slub_partial_impl=c hugetlb_bulk_free_impl=c clear_pages_impl=per_page \
-		preempt=voluntary hugetlb_free_vmemmap=off \
-		$([ "$what" = boot ] && echo kunit.enable=0)
-	[ "$what" = boot ] || kunit_results "$LOG" kunit/c
-	boot_results "$LOG" boot/c
-	run_boot bad-param test slub_partial_impl=bogus hugetlb_bulk_free_impl=bogus \
-		clear_pages_impl=bogus preempt=full kunit.enable=0
-	boot_results "$LOG" boot/bad-param
-	shell_check
-	[ "$what" = boot ] || series_check
-	;;
-*) die "usage: test.sh [kunit|boot|all]" ;;
-esac
+# test_arch <arch>: the boots of one architecture's image; its labels are
+# prefixed with the architecture but for x86_64 (the labels of before).
+test_arch() {
+	MMRUST_ARCH=$1
+	. "$TOP/tools/testing/mmrust/lib.sh"
+	local p=""
+	[ "$MMRUST_ARCH" = x86_64 ] || p="$MMRUST_ARCH/"
+	say "== $MMRUST_ARCH =="
+	case "$what" in
+	kunit)
+		run_boot kunit-rust none hugetlb_free_vmemmap=on init_on_free=1 preempt=full
+		kunit_results "$LOG" ${p}kunit/rust
+		;;
+	boot|all)
+		run_boot rust test hugetlb_free_vmemmap=on init_on_free=1 preempt=full \
+			$([ "$what" = boot ] && echo kunit.enable=0)
+		[ "$what" = boot ] || kunit_results "$LOG" ${p}kunit/rust
+		boot_results "$LOG" ${p}boot/rust
+		run_boot c test slub_partial_impl=c hugetlb_bulk_free_impl=c clear_pages_impl=per_page \
+			preempt=voluntary hugetlb_free_vmemmap=off \
+			$([ "$what" = boot ] && echo kunit.enable=0)
+		[ "$what" = boot ] || kunit_results "$LOG" ${p}kunit/c
+		boot_results "$LOG" ${p}boot/c
+		run_boot bad-param test slub_partial_impl=bogus hugetlb_bulk_free_impl=bogus \
+			clear_pages_impl=bogus preempt=full kunit.enable=0
+		boot_results "$LOG" ${p}boot/bad-param
+		[ "$MMRUST_ARCH" != x86_64 ] || shell_check
+		;;
+	*) die "usage: test.sh [kunit|boot|all]" ;;
+	esac
+}
+
+for arch in ${MMRUST_ARCHES:-$MMRUST_ARCH}; do
+	test_arch "$arch"
+done
+[ "$what" != all ] || series_check
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]

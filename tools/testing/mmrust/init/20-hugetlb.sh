@@ -57,9 +57,12 @@ check_pool() {
 bulk_free_cycle() {
 	local d=$1 hvo=$2 n=$3 first=$4 count=$5 surplus=$6 mem frees locks flushes
 	[ -d "$d" ] || { echo "skip: no $d"; return 2; }
+	if [ ! -e $HVO ] && [ "$hvo" = 1 ]; then
+		echo "skip: no HVO in this kernel (no $HVO; 6.12's arm64 has none)"; return 2
+	fi
 	empty_pool $HP || return 1
 	[ ! -d $HP1G ] || empty_pool $HP1G || return 1
-	echo "$hvo" > $HVO
+	[ ! -e $HVO ] || echo "$hvo" > $HVO
 	mem=$(free_pages)
 	echo "$n" > "$d/nr_hugepages"
 	if [ "$(cat "$d/nr_hugepages")" != "$n" ] && [ "$d" = $HP1G ]; then
@@ -130,7 +133,7 @@ test_hugetlb_selftests() {
 	local t rc=0
 	[ -d /selftests ] || fail "selftests missing from the initramfs" || return 1
 	# map_hugetlb and hugepage-mmap map 256 MiB each.
-	empty_pool && echo 1 > $HVO && set_pool $HP 160 || return 1
+	empty_pool && { [ ! -e $HVO ] || echo 1 > $HVO; } && set_pool $HP 160 || return 1
 	for t in hugepage-vmemmap map_hugetlb hugepage-mmap hugetlb-madvise; do
 		if /selftests/$t > /tmp/$t.out 2>&1; then
 			echo "selftest $t: ok"
