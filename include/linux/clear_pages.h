@@ -134,7 +134,6 @@ enum clear_pages_stat {
 
 unsigned long clear_pages_stat_read(enum clear_pages_stat item);
 
-#if IS_ENABLED(CONFIG_CLEAR_PAGES_BATCH_KUNIT_TEST)
 /**
  * struct clear_pages_hook - What a test sees of one batched clearing.
  * @folio: The folio the test watches; other folios are not reported.
@@ -151,8 +150,8 @@ struct clear_pages_hook {
 	void *priv;
 };
 
+/* Only with CONFIG_CLEAR_PAGES_BATCH_KUNIT_TEST. */
 void clear_pages_set_hook(const struct clear_pages_hook *hook);
-#endif
 
 #endif /* CONFIG_CLEAR_PAGES_BATCH */
 

@@ -17,7 +17,7 @@ fi
 median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else printf "%.4f\n", (v[NR/2]+v[NR/2+1])/2}'; }
 
 if [ "$only" != hugetlb ]; then
-	say "SLUB per-cpu partial push: $rounds rounds, Rust and C alternating, $inner runs per boot (x86_64 QEMU TCG, 2 vCPUs)"
+	say "SLUB per-cpu partial push: $rounds rounds, Rust and C alternating, $inner runs per boot ($MMRUST_ARCH QEMU TCG, 2 vCPUs)"
 	ratios=() rust_all=() c_all=()
 	for r in $(seq 1 "$rounds"); do
 		order="rust c"; [ $((r % 2)) = 0 ] && order="c rust"

@@ -27,7 +27,7 @@ for clock in wall icount; do
 	qargs="" r=$rounds
 	[ $clock = wall ] || qargs="-icount shift=0,sleep=off" r=$icount_rounds
 	say "clearing huge pages ($clock clock): demand-fault GB/s, batched and per-page alternating;" \
-		"one boot per preemption model ($r rounds of $loops loops; x86_64 QEMU TCG, 2 vCPUs)"
+		"one boot per preemption model ($r rounds of $loops loops; $MMRUST_ARCH QEMU TCG, 2 vCPUs)"
 	for model in voluntary full; do
 		log=$LOGS/bench-clear-$clock-$model.log
 		start=$(date +%s)

@@ -11,8 +11,11 @@ export HUGETLBFS
 cp_stat() { awk -v k="$1" '$1 == k {print $2}' $CP/stats; }
 vmstat() { awk -v k="$1" '$1 == k {print $2}' /proc/vmstat; }
 mthp_stat() { cat "$THP/hugepages-$1/stats/$2"; }
-# The preemption model this boot runs under (CONFIG_PREEMPT_NONE default).
-preempt_model() { cmdline_param preempt none; }
+# The preemption model this boot runs under, as PREEMPT_DYNAMIC logged it.
+preempt_model() {
+	local m=$(dmesg | sed -n 's/.*Dynamic Preempt: \([a-z]*\).*/\1/p' | tail -1)
+	echo "${m:-$(cmdline_param preempt none)}"
+}
 
 test_clear_pages_impl_boot_param() {
 	check_impl clear_pages_impl "clear_pages: huge folio clearing: " per_page batched

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of arm64's transparent contiguous PTEs for user mappings
+ * (contpte, arch/arm64/mm/contpte.c), through the public page-table API the
+ * core mm uses: set_ptes(), ptep_get(), ptep_set_wrprotect(),
+ * wrprotect_ptes(), clear_full_ptes(), get_and_clear_full_ptes(),
+ * pte_batch_hint(), ptep_set_access_flags().
+ *
+ * Each case gets its own user mm (kunit_vm_mmap()), a page table for a
+ * 64 KiB-aligned address in it (one page faulted in and zapped again), and
+ * an order-5 folio (two 16-entry blocks) mapped there with set_ptes() under
+ * the page-table lock.  The raw entries (__ptep_get()) show the contiguous
+ * bit.  Each case clears the entries and frees the folio itself, at its
+ * end (unmap_folio()), and checks with expectations only once the folio is
+ * mapped, so that it always gets there.
+ *
+ * The fold rule of 6.12, as these cases check it: set_ptes() of a range
+ * that covers whole aligned blocks of a folio with contiguous PFNs sets
+ * PTE_CONT on them directly; a single-entry set_ptes() tries to fold only
+ * when it writes the last entry of a block (virtually and physically
+ * aligned) and every entry of the block then maps the same folio with
+ * contiguous PFNs and equal permissions (access and dirty ignored).
+ * Nothing else folds; any single-entry change to a folded block unfolds it
+ * first.
+ */
+#include <kunit/test.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/pgtable.h>
+#include <linux/uaccess.h>
+
+#define NR_BLOCKS	2
+#define NR		(NR_BLOCKS * CONT_PTES)
+
+/* One case's mapping. */
+struct contpte_map {
+	struct mm_struct *mm;
+	struct vm_area_struct *vma;
+	unsigned long addr;	/* CONT_PTE_SIZE aligned */
+	pte_t *ptep;		/* the entry of addr, mapped */
+	spinlock_t *ptl;
+	struct folio *folio;	/* order ilog2(NR), mapped at addr */
+	pte_t pte;		/* what set_ptes() got for the first page */
+};
+
+/*
+ * Undoes map_folio().  Called at the end of each case, in the case's own
+ * thread: its mm goes with that thread, before any KUnit cleanup would run.
+ */
+static void unmap_folio(struct contpte_map *m)
+{
+	spin_lock(m->ptl);
+	clear_full_ptes(m->mm, m->addr, m->ptep, NR, 0);
+	spin_unlock(m->ptl);
+	flush_tlb_mm(m->mm);
+	pte_unmap(m->ptep);
+	folio_put(m->folio);
+}
+
+/* A user mm with the folio mapped at a block-aligned address, folded. */
+static struct contpte_map *map_folio(struct kunit *test)
+{
+	struct contpte_map *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	unsigned long start;
+	pmd_t *pmd;
+	char one = 1;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	/* 4 MiB of address space: a 2 MiB-aligned address inside it. */
+	start = kunit_vm_mmap(test, NULL, 0, SZ_4M, PROT_READ | PROT_WRITE,
+			      MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	KUNIT_ASSERT_NE(test, start, 0);
+	m->mm = current->mm;
+	m->addr = ALIGN(start, PMD_SIZE);
+
+	/* No THP here: the fault below must leave a page table. */
+	mmap_write_lock(m->mm);
+	m->vma = find_vma(m->mm, m->addr);
+	if (m->vma)
+		vm_flags_set(m->vma, VM_NOHUGEPAGE);
+	mmap_write_unlock(m->mm);
+	KUNIT_ASSERT_NOT_NULL(test, m->vma);
+
+	/* Fault a page in for the page table, then zap it again. */
+	KUNIT_ASSERT_EQ(test, copy_to_user((void __user *)m->addr, &one, 1), 0);
+	mmap_read_lock(m->mm);
+	zap_page_range_single(m->vma, m->addr, PMD_SIZE, NULL);
+	mmap_read_unlock(m->mm);
+
+	pmd = pmd_offset(pud_offset(p4d_offset(pgd_offset(m->mm, m->addr), m->addr),
+				    m->addr), m->addr);
+	KUNIT_ASSERT_TRUE(test, pmd_present(*pmd) && !pmd_leaf(*pmd));
+	m->ptep = pte_offset_map_lock(m->mm, pmd, m->addr, &m->ptl);
+	KUNIT_ASSERT_NOT_NULL(test, m->ptep);
+	spin_unlock(m->ptl);
+
+	m->folio = folio_alloc(GFP_KERNEL, ilog2(NR));
+	if (!m->folio) {
+		pte_unmap(m->ptep);
+		KUNIT_FAIL_AND_ABORT(test, "no folio of %d pages", NR);
+	}
+	m->pte = pte_mkyoung(mk_pte(&m->folio->page, m->vma->vm_page_prot));
+	m->pte = pte_mkwrite(m->pte, m->vma);
+
+	spin_lock(m->ptl);
+	set_ptes(m->mm, m->addr, m->ptep, m->pte, NR);
+	spin_unlock(m->ptl);
+	return m;
+}
+
+/* Number of entries in [first, first + n) with the contiguous bit. */
+static int nr_cont(struct contpte_map *m, int first, int n)
+{
+	int i, c = 0;
+
+	for (i = first; i < first + n; i++)
+		c += pte_cont(__ptep_get(m->ptep + i));
+	return c;
+}
+
+static int nr_writable(struct contpte_map *m, int first, int n)
+{
+	int i, c = 0;
+
+	for (i = first; i < first + n; i++)
+		c += pte_write(__ptep_get(m->ptep + i));
+	return c;
+}
+
+/* set_ptes() of whole aligned blocks of one folio folds every block. */
+static void test_set_ptes_folds_whole_blocks(struct kunit *test)
+{
+	struct contpte_map *m = map_folio(test);
+	int i;
+
+	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, NR), NR);
+	for (i = 0; i < NR; i++)
+		KUNIT_EXPECT_EQ(test, pte_pfn(__ptep_get(m->ptep + i)),
+				folio_pfn(m->folio) + i);
+	unmap_folio(m);
+}
+
+/* Write-protecting one entry unfolds its block and only that block. */
+static void test_one_entry_change_unfolds_its_block(struct kunit *test)
+{
+	struct contpte_map *m = map_folio(test);
+
+	spin_lock(m->ptl);
+	ptep_set_wrprotect(m->mm, m->addr + 3 * PAGE_SIZE, m->ptep + 3);
+	spin_unlock(m->ptl);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, CONT_PTES), 0);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, CONT_PTES, CONT_PTES), CONT_PTES);
+	KUNIT_EXPECT_EQ(test, nr_writable(m, 0, NR), NR - 1);
+	KUNIT_EXPECT_FALSE(test, pte_write(__ptep_get(m->ptep + 3)));
+	unmap_folio(m);
+}
+
+/* ptep_get() on any entry of a block reports young and dirty of all. */
+static void test_ptep_get_gathers_young_and_dirty(struct kunit *test)
+{
+	struct contpte_map *m = map_folio(test);
+	pte_t raw;
+	int i;
+
+	spin_lock(m->ptl);
+	for (i = 0; i < NR; i++) {
+		raw = __ptep_get(m->ptep + i);
+		__set_pte(m->ptep + i, pte_mkclean(pte_mkold(raw)));
+	}
+	/* Entry 9 of block 0 was written to; block 1 stays clean. */
+	raw = __ptep_get(m->ptep + 9);
+	__set_pte(m->ptep + 9, pte_mkdirty(pte_mkyoung(raw)));
+	for (i = 0; i < CONT_PTES; i++) {
+		pte_t pte = ptep_get(m->ptep + i);
+
+		KUNIT_EXPECT_TRUE(test, pte_young(pte) && pte_dirty(pte));
+	}
+	for (i = CONT_PTES; i < NR; i++) {
+		pte_t pte = ptep_get(m->ptep + i);
+
+		KUNIT_EXPECT_FALSE(test, pte_young(pte) || pte_dirty(pte));
+	}
+	spin_unlock(m->ptl);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, NR), NR);
+	unmap_folio(m);
+}
+
+/* pte_batch_hint(): the entries left in a folded block, 1 otherwise. */
+static void test_pte_batch_hint_counts_entries_left(struct kunit *test)
+{
+	struct contpte_map *m = map_folio(test);
+	int i;
+
+	for (i = 0; i < NR; i++)
+		KUNIT_EXPECT_EQ(test, pte_batch_hint(m->ptep + i, ptep_get(m->ptep + i)),
+				CONT_PTES - i % CONT_PTES);
+	spin_lock(m->ptl);
+	ptep_set_wrprotect(m->mm, m->addr, m->ptep);
+	spin_unlock(m->ptl);
+	for (i = 0; i < CONT_PTES; i++)
+		KUNIT_EXPECT_EQ(test, pte_batch_hint(m->ptep + i, ptep_get(m->ptep + i)), 1);
+	unmap_folio(m);
+}
+
+/*
+ * wrprotect_ptes() over a whole block keeps it folded; over part of a
+ * block it unfolds that block first.
+ */
+static void test_wrprotect_ptes_whole_and_partial(struct kunit *test)
+{
+	struct contpte_map *m = map_folio(test);
+
+	spin_lock(m->ptl);
+	wrprotect_ptes(m->mm, m->addr, m->ptep, CONT_PTES);
+	wrprotect_ptes(m->mm, m->addr + CONT_PTE_SIZE, m->ptep + CONT_PTES, CONT_PTES / 2);
+	spin_unlock(m->ptl);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, CONT_PTES), CONT_PTES);
+	KUNIT_EXPECT_EQ(test, nr_writable(m, 0, CONT_PTES), 0);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, CONT_PTES, CONT_PTES), 0);
+	KUNIT_EXPECT_EQ(test, nr_writable(m, CONT_PTES, CONT_PTES), CONT_PTES / 2);
+	unmap_folio(m);
+}
+
+/*
+ * get_and_clear_full_ptes() over a whole block returns the block's young
+ * and dirty; over part of a block it unfolds the block and leaves the rest
+ * mapped.
+ */
+static void test_get_and_clear_full_ptes(struct kunit *test)
+{
+	struct contpte_map *m = map_folio(test);
+	pte_t raw, got;
+	int i;
+
+	spin_lock(m->ptl);
+	raw = __ptep_get(m->ptep + 5);
+	__set_pte(m->ptep + 5, pte_mkdirty(raw));
+	got = get_and_clear_full_ptes(m->mm, m->addr, m->ptep, CONT_PTES, 0);
+	KUNIT_EXPECT_TRUE(test, pte_dirty(got));
+	for (i = 0; i < CONT_PTES; i++)
+		KUNIT_EXPECT_TRUE(test, pte_none(__ptep_get(m->ptep + i)));
+	got = get_and_clear_full_ptes(m->mm, m->addr + CONT_PTE_SIZE, m->ptep + CONT_PTES,
+				      4, 0);
+	KUNIT_EXPECT_EQ(test, pte_pfn(got), folio_pfn(m->folio) + CONT_PTES);
+	spin_unlock(m->ptl);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, CONT_PTES, CONT_PTES), 0);
+	for (i = CONT_PTES + 4; i < NR; i++)
+		KUNIT_EXPECT_TRUE(test, pte_present(__ptep_get(m->ptep + i)));
+	/* Map the cleared entries back for the common teardown. */
+	spin_lock(m->ptl);
+	set_ptes(m->mm, m->addr, m->ptep, m->pte, CONT_PTES + 4);
+	spin_unlock(m->ptl);
+	unmap_folio(m);
+}
+
+/*
+ * ptep_set_access_flags() makes the target entry young even when a
+ * neighbour in its block already is: the gathered view of ptep_get() would
+ * call that a no-op, but a walker that reads the target entry alone would
+ * keep faulting (the fix 6.12.78 carries).
+ */
+static void test_set_access_flags_with_young_neighbour(struct kunit *test)
+{
+	struct contpte_map *m = map_folio(test);
+	pte_t raw;
+	int i, ret;
+
+	spin_lock(m->ptl);
+	for (i = 0; i < CONT_PTES; i++) {
+		raw = __ptep_get(m->ptep + i);
+		__set_pte(m->ptep + i, pte_mkold(raw));
+	}
+	raw = __ptep_get(m->ptep + 2);
+	__set_pte(m->ptep + 2, pte_mkyoung(raw));
+	KUNIT_EXPECT_TRUE(test, pte_young(ptep_get(m->ptep + 5)));
+	ret = ptep_set_access_flags(m->vma, m->addr + 5 * PAGE_SIZE, m->ptep + 5,
+				    pte_mkyoung(ptep_get(m->ptep + 5)), 0);
+	spin_unlock(m->ptl);
+	KUNIT_EXPECT_EQ(test, ret, 1);
+	KUNIT_EXPECT_TRUE(test, pte_young(__ptep_get(m->ptep + 5)));
+	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, CONT_PTES), CONT_PTES);
+	unmap_folio(m);
+}
+
+/*
+ * An unfolded block folds back when, and only when, a single-entry
+ * set_ptes() writes its last entry and the block is uniform again.
+ */
+static void test_uniform_block_folds_at_its_last_entry(struct kunit *test)
+{
+	struct contpte_map *m = map_folio(test);
+	pte_t ro = pte_wrprotect(m->pte);
+	int i;
+
+	spin_lock(m->ptl);
+	ptep_set_wrprotect(m->mm, m->addr, m->ptep);	/* unfolds block 0 */
+	for (i = 1; i < CONT_PTES - 1; i++)
+		set_ptes(m->mm, m->addr + i * PAGE_SIZE, m->ptep + i,
+			 pte_advance_pfn(ro, i), 1);
+	spin_unlock(m->ptl);
+	/* Uniform but for the last entry: not folded. */
+	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, CONT_PTES), 0);
+
+	spin_lock(m->ptl);
+	set_ptes(m->mm, m->addr + 7 * PAGE_SIZE, m->ptep + 7, pte_advance_pfn(ro, 7), 1);
+	spin_unlock(m->ptl);
+	/* Writing a middle entry does not try to fold. */
+	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, CONT_PTES), 0);
+
+	spin_lock(m->ptl);
+	set_ptes(m->mm, m->addr + (CONT_PTES - 1) * PAGE_SIZE, m->ptep + CONT_PTES - 1,
+		 pte_advance_pfn(ro, CONT_PTES - 1), 1);
+	spin_unlock(m->ptl);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, CONT_PTES), CONT_PTES);
+	KUNIT_EXPECT_EQ(test, nr_writable(m, 0, CONT_PTES), 0);
+	unmap_folio(m);
+}
+
+static struct kunit_case contpte_cases[] = {
+	KUNIT_CASE(test_set_ptes_folds_whole_blocks),
+	KUNIT_CASE(test_one_entry_change_unfolds_its_block),
+	KUNIT_CASE(test_ptep_get_gathers_young_and_dirty),
+	KUNIT_CASE(test_pte_batch_hint_counts_entries_left),
+	KUNIT_CASE(test_wrprotect_ptes_whole_and_partial),
+	KUNIT_CASE(test_get_and_clear_full_ptes),
+	KUNIT_CASE(test_set_access_flags_with_young_neighbour),
+	KUNIT_CASE(test_uniform_block_folds_at_its_last_entry),
+	{}
+};
+
+static struct kunit_suite contpte_suite = {
+	.name = "contpte",
+	.test_cases = contpte_cases,
+};
+kunit_test_suite(contpte_suite);
+
+MODULE_DESCRIPTION("KUnit tests of arm64 contpte for user mappings");
+MODULE_LICENSE("GPL");
