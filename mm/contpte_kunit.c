@@ -91,15 +91,15 @@ static struct contpte_map *map_folio(struct kunit *test)
 	pmd = pmd_offset(pud_offset(p4d_offset(pgd_offset(m->mm, m->addr), m->addr),
 				    m->addr), m->addr);
 	KUNIT_ASSERT_TRUE(test, pmd_present(*pmd) && !pmd_leaf(*pmd));
-	m->ptep = pte_offset_map_lock(m->mm, pmd, m->addr, &m->ptl);
-	KUNIT_ASSERT_NOT_NULL(test, m->ptep);
-	spin_unlock(m->ptl);
-
+	/* Allocated first: pte_offset_map() starts an RCU read section. */
 	m->folio = folio_alloc(GFP_KERNEL, ilog2(NR));
-	if (!m->folio) {
-		pte_unmap(m->ptep);
-		KUNIT_FAIL_AND_ABORT(test, "no folio of %d pages", NR);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, m->folio, "no folio of %d pages", NR);
+	m->ptep = pte_offset_map_lock(m->mm, pmd, m->addr, &m->ptl);
+	if (!m->ptep) {
+		folio_put(m->folio);
+		KUNIT_FAIL_AND_ABORT(test, "no page table at %lx", m->addr);
 	}
+	spin_unlock(m->ptl);
 	m->pte = pte_mkyoung(mk_pte(&m->folio->page, m->vma->vm_page_prot));
 	m->pte = pte_mkwrite(m->pte, m->vma);
 
