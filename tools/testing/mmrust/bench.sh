@@ -14,7 +14,6 @@ if [ "$only" = all ] || [ "$only" = clear ]; then
 	[ "$only" = all ] || exit 0
 fi
 
-median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else printf "%.4f\n", (v[NR/2]+v[NR/2+1])/2}'; }
 
 if [ "$only" != hugetlb ]; then
 	say "SLUB per-cpu partial push: $rounds rounds, Rust and C alternating, $inner runs per boot ($MMRUST_ARCH QEMU TCG, 2 vCPUs)"
@@ -71,7 +70,6 @@ hstat() {
 		grep -o " $5=[0-9]*" | cut -d= -f2 | median
 }
 us() { awk -v v="$1" 'BEGIN {printf "%.1f", v / 1000}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.3f", a / b; else print "n/a"}'; }
 lines=()
 printf '  %-5s %-4s %6s %12s %12s %12s %12s %12s\n' \
 	impl hvo N grow_us shrink_us free_us lock_cycles tlb_flushes

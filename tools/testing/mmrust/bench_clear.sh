@@ -15,8 +15,6 @@
 rounds=${MMRUST_BENCH_CLEAR_ROUNDS:-3}   # rounds per boot (batched + per-page each)
 loops=${MMRUST_BENCH_CLEAR_LOOPS:-5}     # demand_fault loops per figure
 mkdir -p "$LOGS"
-median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else printf "%.6g\n", (v[NR/2]+v[NR/2+1])/2}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.3f", a / b; else print "n/a"}'; }
 
 # Two clocks: the guest's wall clock (TCG on a shared host: tens of percent
 # of noise between runs) and QEMU -icount shift=0 (the guest clock counts

@@ -35,5 +35,9 @@ KMAKE=(make -C "$SRC" O="$BUILD" ARCH="$MMRUST_ARCH" LLVM=-19 "CC=ccache clang-1
        "BINDGEN=$TOOLS/bin/bindgen" RUSTFMT=/usr/bin/rustfmt
        CLIPPY_DRIVER=/usr/bin/clippy-driver -j"$(nproc)")
 
+# median: of the numbers on standard input; ratio <a> <b>: a / b, 3 decimals.
+median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else printf "%.6g\n", (v[NR/2]+v[NR/2+1])/2}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.3f", a / b; else print "n/a"}'; }
+
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

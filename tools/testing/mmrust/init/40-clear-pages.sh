@@ -125,26 +125,28 @@ test_clear_pages_debugfs_rejects_bad_input() {
 }
 register clear_pages_debugfs_rejects_bad_input
 
-# hzp_run <use_zero_page>: the seed 001 demo with THP always; OUT its output.
+# hzp_run <use_zero_page>: the seed 001 demo with THP always; OUT its
+# output, RSS its RSS after the reads (KiB), ZP and FA the
+# thp_zero_page_alloc and thp_fault_alloc deltas of the reads.
 hzp_run() {
 	thp always "$1"
 	OUT=$(huge_zero_page 2>&1)
 	local rc=$?
 	thp_defaults
-	[ $rc = 0 ] || fail "huge_zero_page failed: $OUT"
+	[ $rc = 0 ] || fail "huge_zero_page failed: $OUT" || return 1
+	RSS=$(echo "$OUT" | sed -n 's/.*RSS before [0-9]* KiB, after \([0-9]*\) KiB$/\1/p')
+	ZP=$(echo "$OUT" | sed -n 's/.*reads: thp_zero_page_alloc +\([0-9]*\),.*/\1/p')
+	FA=$(echo "$OUT" | sed -n 's/.*reads: .*thp_fault_alloc +\([0-9]*\)$/\1/p')
+	echo "$OUT"
+	[ -n "$RSS" ] && [ -n "$ZP" ] && [ -n "$FA" ] || fail "unexpected output"
 }
-hzp_field() { echo "$OUT" | sed -n "$1"; }
 
 # Seed 001: with the huge zero page, reading 200 MiB of untouched THP
 # memory keeps RSS under 1 MiB and allocates no huge page; the zero page
 # itself is allocated at most once (it stays until memory gets short).
 test_thp_huge_zero_page_rss() {
 	hzp_run 1 || return 1
-	local rss=$(hzp_field 's/.*RSS before [0-9]* KiB, after \([0-9]*\) KiB$/\1/p')
-	local zp=$(hzp_field 's/.*reads: thp_zero_page_alloc +\([0-9]*\),.*/\1/p')
-	local fa=$(hzp_field 's/.*reads: .*thp_fault_alloc +\([0-9]*\)$/\1/p')
-	echo "$OUT"
-	[ -n "$rss" ] && [ "$rss" -le 1024 ] && [ "$zp" -le 1 ] && [ "$fa" = 0 ] &&
+	[ "$RSS" -le 1024 ] && [ "$ZP" -le 1 ] && [ "$FA" = 0 ] &&
 		[ "$(vmstat thp_zero_page_alloc)" -ge 1 ] ||
 		fail "want RSS <= 1024 KiB, thp_zero_page_alloc +0 or +1 (>= 1 in all), thp_fault_alloc +0"
 }
@@ -153,12 +155,8 @@ register thp_huge_zero_page_rss
 # Without it, every 2 MiB range read gets its own cleared huge page.
 test_thp_without_zero_page_rss() {
 	hzp_run 0 || return 1
-	local rss=$(hzp_field 's/.*RSS before [0-9]* KiB, after \([0-9]*\) KiB$/\1/p')
-	local zp=$(hzp_field 's/.*reads: thp_zero_page_alloc +\([0-9]*\),.*/\1/p')
-	local fa=$(hzp_field 's/.*reads: .*thp_fault_alloc +\([0-9]*\)$/\1/p')
-	echo "$OUT"
-	[ -n "$rss" ] && [ "$rss" -ge $((190 * 1024)) ] && [ "$rss" -le $((210 * 1024)) ] &&
-		[ "$zp" = 0 ] && [ "$fa" -ge 100 ] ||
+	[ "$RSS" -ge $((190 * 1024)) ] && [ "$RSS" -le $((210 * 1024)) ] &&
+		[ "$ZP" = 0 ] && [ "$FA" -ge 100 ] ||
 		fail "want RSS about 200 MiB, thp_zero_page_alloc +0, thp_fault_alloc >= +100"
 }
 register thp_without_zero_page_rss
@@ -169,7 +167,6 @@ register thp_without_zero_page_rss
 # runs for the first time); the rest still reads zero.
 test_thp_huge_zero_page_write() {
 	hzp_run 1 || return 1
-	echo "$OUT"
 	echo "$OUT" | grep -Eq '^huge_zero_page: wrote 1 byte: RSS [0-9]+ KiB \(\+[0-9]{1,3} KiB, anonymous \+4 KiB\), 0 other pages not zero$' &&
 		echo "$OUT" | grep -q '^huge_zero_page: write: thp_fault_alloc +0, thp_split_pmd +1$' ||
 		fail "want anonymous RSS +4 KiB (RSS < +1000 KiB), 0 other pages not zero," \
