@@ -22,16 +22,46 @@
  * contiguous PFNs and equal permissions (access and dirty ignored).
  * Nothing else folds; any single-entry change to a folded block unfolds it
  * first.
+ *
+ * Each case also checks the contpte vm events its calls caused, exactly
+ * (contpte_map, contpte_fold, contpte_unfold, contpte_tlbi: no user space
+ * runs while the built-in suites do, so no one else counts), and runs with
+ * the contpte switch on but for the cases of the switch off.
  */
 #include <kunit/test.h>
+#include <linux/contpte_control.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/pgtable.h>
 #include <linux/uaccess.h>
+#include <linux/vmstat.h>
 
 #define NR_BLOCKS	2
 #define NR		(NR_BLOCKS * CONT_PTES)
+
+/* The contpte vm events, summed over every CPU. */
+struct contpte_events {
+	unsigned long map, fold, unfold, tlbi;
+};
+
+static unsigned long vm_event_sum(enum vm_event_item item)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(vm_event_states, cpu).event[item];
+	return sum;
+}
+
+static void contpte_events_read(struct contpte_events *e)
+{
+	e->map = vm_event_sum(CONTPTE_MAP);
+	e->fold = vm_event_sum(CONTPTE_FOLD);
+	e->unfold = vm_event_sum(CONTPTE_UNFOLD);
+	e->tlbi = vm_event_sum(CONTPTE_TLBI);
+}
 
 /* One case's mapping. */
 struct contpte_map {
@@ -42,7 +72,25 @@ struct contpte_map {
 	spinlock_t *ptl;
 	struct folio *folio;	/* order ilog2(NR), mapped at addr */
 	pte_t pte;		/* what set_ptes() got for the first page */
+	struct contpte_events before;	/* just before the folio was mapped */
 };
+
+/*
+ * expect_events() - The contpte events since the folio was mapped are
+ * exactly these.
+ */
+static void expect_events(struct kunit *test, struct contpte_map *m,
+			  unsigned long map, unsigned long fold,
+			  unsigned long unfold, unsigned long tlbi)
+{
+	struct contpte_events now;
+
+	contpte_events_read(&now);
+	KUNIT_EXPECT_EQ_MSG(test, now.map - m->before.map, map, "contpte_map");
+	KUNIT_EXPECT_EQ_MSG(test, now.fold - m->before.fold, fold, "contpte_fold");
+	KUNIT_EXPECT_EQ_MSG(test, now.unfold - m->before.unfold, unfold, "contpte_unfold");
+	KUNIT_EXPECT_EQ_MSG(test, now.tlbi - m->before.tlbi, tlbi, "contpte_tlbi");
+}
 
 /*
  * Undoes map_folio().  Called at the end of each case, in the case's own
@@ -103,6 +151,7 @@ static struct contpte_map *map_folio(struct kunit *test)
 	m->pte = pte_mkyoung(mk_pte(&m->folio->page, m->vma->vm_page_prot));
 	m->pte = pte_mkwrite(m->pte, m->vma);
 
+	contpte_events_read(&m->before);
 	spin_lock(m->ptl);
 	set_ptes(m->mm, m->addr, m->ptep, m->pte, NR);
 	spin_unlock(m->ptl);
@@ -138,6 +187,8 @@ static void test_set_ptes_folds_whole_blocks(struct kunit *test)
 	for (i = 0; i < NR; i++)
 		KUNIT_EXPECT_EQ(test, pte_pfn(__ptep_get(m->ptep + i)),
 				folio_pfn(m->folio) + i);
+	/* Mapped contiguous at once: no fold, no TLB invalidation. */
+	expect_events(test, m, NR_BLOCKS, 0, 0, 0);
 	unmap_folio(m);
 }
 
@@ -153,6 +204,7 @@ static void test_one_entry_change_unfolds_its_block(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nr_cont(m, CONT_PTES, CONT_PTES), CONT_PTES);
 	KUNIT_EXPECT_EQ(test, nr_writable(m, 0, NR), NR - 1);
 	KUNIT_EXPECT_FALSE(test, pte_write(__ptep_get(m->ptep + 3)));
+	expect_events(test, m, NR_BLOCKS, 0, 1, 1);
 	unmap_folio(m);
 }
 
@@ -183,6 +235,7 @@ static void test_ptep_get_gathers_young_and_dirty(struct kunit *test)
 	}
 	spin_unlock(m->ptl);
 	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, NR), NR);
+	expect_events(test, m, NR_BLOCKS, 0, 0, 0);
 	unmap_folio(m);
 }
 
@@ -200,6 +253,7 @@ static void test_pte_batch_hint_counts_entries_left(struct kunit *test)
 	spin_unlock(m->ptl);
 	for (i = 0; i < CONT_PTES; i++)
 		KUNIT_EXPECT_EQ(test, pte_batch_hint(m->ptep + i, ptep_get(m->ptep + i)), 1);
+	expect_events(test, m, NR_BLOCKS, 0, 1, 1);
 	unmap_folio(m);
 }
 
@@ -219,6 +273,8 @@ static void test_wrprotect_ptes_whole_and_partial(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nr_writable(m, 0, CONT_PTES), 0);
 	KUNIT_EXPECT_EQ(test, nr_cont(m, CONT_PTES, CONT_PTES), 0);
 	KUNIT_EXPECT_EQ(test, nr_writable(m, CONT_PTES, CONT_PTES), CONT_PTES / 2);
+	/* The whole block costs nothing; the partial one an unfold. */
+	expect_events(test, m, NR_BLOCKS, 0, 1, 1);
 	unmap_folio(m);
 }
 
@@ -251,6 +307,9 @@ static void test_get_and_clear_full_ptes(struct kunit *test)
 	spin_lock(m->ptl);
 	set_ptes(m->mm, m->addr, m->ptep, m->pte, CONT_PTES + 4);
 	spin_unlock(m->ptl);
+	/* Block 0 mapped again at once; block 1 stays unfolded. */
+	expect_events(test, m, NR_BLOCKS + 1, 0, 1, 1);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, CONT_PTES), CONT_PTES);
 	unmap_folio(m);
 }
 
@@ -280,6 +339,8 @@ static void test_set_access_flags_with_young_neighbour(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, 1);
 	KUNIT_EXPECT_TRUE(test, pte_young(__ptep_get(m->ptep + 5)));
 	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, CONT_PTES), CONT_PTES);
+	/* Access flags are fixed up in place: no unfold, no invalidation. */
+	expect_events(test, m, NR_BLOCKS, 0, 0, 0);
 	unmap_folio(m);
 }
 
@@ -314,7 +375,56 @@ static void test_uniform_block_folds_at_its_last_entry(struct kunit *test)
 	spin_unlock(m->ptl);
 	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, CONT_PTES), CONT_PTES);
 	KUNIT_EXPECT_EQ(test, nr_writable(m, 0, CONT_PTES), 0);
+	/* One unfold and one fold, a block invalidation each. */
+	expect_events(test, m, NR_BLOCKS, 1, 1, 2);
 	unmap_folio(m);
+}
+
+/*
+ * With the switch off, set_ptes() maps whole blocks without the contiguous
+ * bit and a uniform block is not folded at its last entry either.
+ */
+static void test_switch_off_makes_no_block(struct kunit *test)
+{
+	struct contpte_map *m;
+
+	mm_impl_switch_kunit_use(test, &contpte_switch, 0);
+	m = map_folio(test);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, NR), 0);
+	spin_lock(m->ptl);
+	set_ptes(m->mm, m->addr + (CONT_PTES - 1) * PAGE_SIZE, m->ptep + CONT_PTES - 1,
+		 pte_advance_pfn(m->pte, CONT_PTES - 1), 1);
+	spin_unlock(m->ptl);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, NR), 0);
+	KUNIT_EXPECT_EQ(test, nr_writable(m, 0, NR), NR);
+	expect_events(test, m, 0, 0, 0, 0);
+	unmap_folio(m);
+}
+
+/*
+ * Blocks folded while the switch was on are still unfolded, one at a time,
+ * after it is turned off: no entry of a folded block changes alone.
+ */
+static void test_switch_off_still_unfolds(struct kunit *test)
+{
+	struct contpte_map *m = map_folio(test);
+
+	mm_impl_switch_kunit_use(test, &contpte_switch, 0);
+	spin_lock(m->ptl);
+	ptep_set_wrprotect(m->mm, m->addr + CONT_PTE_SIZE, m->ptep + CONT_PTES);
+	spin_unlock(m->ptl);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, CONT_PTES), CONT_PTES);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, CONT_PTES, CONT_PTES), 0);
+	KUNIT_EXPECT_EQ(test, nr_writable(m, 0, NR), NR - 1);
+	expect_events(test, m, NR_BLOCKS, 0, 1, 1);
+	unmap_folio(m);
+}
+
+/* Every case runs with contpte on unless it turns it off itself. */
+static int contpte_test_init(struct kunit *test)
+{
+	mm_impl_switch_kunit_use(test, &contpte_switch, 1);
+	return 0;
 }
 
 static struct kunit_case contpte_cases[] = {
@@ -326,11 +436,14 @@ static struct kunit_case contpte_cases[] = {
 	KUNIT_CASE(test_get_and_clear_full_ptes),
 	KUNIT_CASE(test_set_access_flags_with_young_neighbour),
 	KUNIT_CASE(test_uniform_block_folds_at_its_last_entry),
+	KUNIT_CASE(test_switch_off_makes_no_block),
+	KUNIT_CASE(test_switch_off_still_unfolds),
 	{}
 };
 
 static struct kunit_suite contpte_suite = {
 	.name = "contpte",
+	.init = contpte_test_init,
 	.test_cases = contpte_cases,
 };
 kunit_test_suite(contpte_suite);

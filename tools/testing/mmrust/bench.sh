@@ -6,8 +6,14 @@
 
 rounds=${MMRUST_BENCH_ROUNDS:-7}       # boots per implementation
 inner=${MMRUST_BENCH_INNER:-31}        # benchmark rounds inside one boot
-only=${MMRUST_BENCH_ONLY:-all}         # all, slub, hugetlb or clear
+only=${MMRUST_BENCH_ONLY:-all}         # all, contpte (arm64), clear, slub or hugetlb
 mkdir -p "$LOGS"
+
+if [ "$MMRUST_ARCH" = arm64 ] && { [ "$only" = all ] || [ "$only" = contpte ]; }; then
+	"$TOP/tools/testing/mmrust/bench_contpte.sh"
+	[ "$only" = all ] || exit 0
+fi
+[ "$only" != contpte ] || die "contpte is arm64's: make bench ARCH=arm64 MMRUST_BENCH_ONLY=contpte"
 
 if [ "$only" = all ] || [ "$only" = clear ]; then
 	"$TOP/tools/testing/mmrust/bench_clear.sh"

@@ -4,7 +4,8 @@
 # selftests (tools/testing/selftests/mm, run by init/20-hugetlb.sh), our
 # helpers (timed_write: the benchmark's sysfs write timer; fault_zero: the
 # clearing boot tests; demand_fault, zero_memcmp: the clearing and zero
-# page benchmarks), the user-space samples (samples/mm/*.c) and the sample
+# page benchmarks; contpte_fork: the arm64 contpte boot tests and fork and
+# munmap benchmark), the user-space samples (samples/mm/*.c) and the sample
 # modules (samples/rust, built with the kernel).  Run by build.sh after the
 # kernel build.
 . "$(dirname "$0")/lib.sh"
@@ -30,7 +31,7 @@ done
 
 bin=$EXTRA/bin
 mkdir -p "$bin"
-for t in timed_write fault_zero demand_fault zero_memcmp; do
+for t in timed_write fault_zero demand_fault zero_memcmp contpte_fork; do
 	if [ ! "$bin/$t" -nt "$TOP/tools/testing/mmrust/$t.c" ]; then
 		say "guest tool: building $t (static)"
 		"${cc[@]}" -O2 -Wall -Werror -o "$bin/$t" "$TOP/tools/testing/mmrust/$t.c" -lm

@@ -109,8 +109,10 @@ run_boot() {  # run_boot <label> <mode> <params...>
 test_arch() {
 	MMRUST_ARCH=$1
 	. "$TOP/tools/testing/mmrust/lib.sh"
-	local p=""
+	local p="" off="" bad=""
 	[ "$MMRUST_ARCH" = x86_64 ] || p="$MMRUST_ARCH/"
+	# contpte, the arm64 switch: off in the c boot, bogus in bad-param.
+	[ "$MMRUST_ARCH" != arm64 ] || off=contpte_impl=off bad=contpte_impl=bogus
 	say "== $MMRUST_ARCH =="
 	case "$what" in
 	kunit)
@@ -123,12 +125,12 @@ test_arch() {
 		[ "$what" = boot ] || kunit_results "$LOG" ${p}kunit/rust
 		boot_results "$LOG" ${p}boot/rust
 		run_boot c test slub_partial_impl=c hugetlb_bulk_free_impl=c clear_pages_impl=per_page \
-			preempt=voluntary hugetlb_free_vmemmap=off \
+			$off preempt=voluntary hugetlb_free_vmemmap=off \
 			$([ "$what" = boot ] && echo kunit.enable=0)
 		[ "$what" = boot ] || kunit_results "$LOG" ${p}kunit/c
 		boot_results "$LOG" ${p}boot/c
 		run_boot bad-param test slub_partial_impl=bogus hugetlb_bulk_free_impl=bogus \
-			clear_pages_impl=bogus preempt=full kunit.enable=0
+			clear_pages_impl=bogus $bad preempt=full kunit.enable=0
 		boot_results "$LOG" ${p}boot/bad-param
 		[ "$MMRUST_ARCH" != x86_64 ] || shell_check
 		;;

@@ -94,18 +94,7 @@ register hugetlb_impl
 
 # The debugfs switch: 1 (Rust) and 0 (C) take effect, anything else is
 # refused with EINVAL and changes nothing.
-test_hugetlb_impl_switch() {
-	local booted v
-	booted=$(stat_of rust)
-	for v in 0 1 "$booted"; do
-		echo "$v" > $DBG/rust && [ "$(stat_of rust)" = "$v" ] ||
-			fail "writing $v to $DBG/rust: reads $(stat_of rust)" || return 1
-	done
-	for v in 2 rust -1; do
-		! echo "$v" 2> /dev/null > $DBG/rust || fail "writing '$v' to $DBG/rust succeeded" || return 1
-		[ "$(stat_of rust)" = "$booted" ] || fail "'$v' changed $DBG/rust to $(stat_of rust)" || return 1
-	done
-}
+test_hugetlb_impl_switch() { check_switch $DBG/rust; }
 register hugetlb_impl_switch
 
 test_hugetlb_grow_shrink_hvo_on() { bulk_free_cycle $HP 1 128 0 0 0; }

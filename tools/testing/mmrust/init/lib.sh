@@ -52,3 +52,18 @@ check_impl() {
 	dmesg | grep -q "$2$want\$" ||
 		fail "implementation in use is not '$want': $(dmesg | grep "$2")"
 }
+
+# check_switch <debugfs file>: the debugfs file of an mm_impl_switch takes
+# 1 and 0, and refuses anything else with an error, keeping its value.
+check_switch() {
+	local f=$1 booted v
+	booted=$(cat "$f")
+	for v in 0 1 "$booted"; do
+		echo "$v" > "$f" && [ "$(cat "$f")" = "$v" ] ||
+			fail "writing $v to $f: reads $(cat "$f")" || return 1
+	done
+	for v in 2 -1 abc "" " 1x" 4294967297 18446744073709551617; do
+		! echo "$v" 2> /dev/null > "$f" || fail "writing '$v' to $f succeeded" || return 1
+		[ "$(cat "$f")" = "$booted" ] || fail "'$v' changed $f to $(cat "$f")" || return 1
+	done
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Control and observation of arm64 contpte (transparent contiguous PTEs,
+ * arch/arm64/mm/contpte.c) for user mappings.
+ *
+ * - CONFIG_CONTPTE_SWITCH: the mm_impl_switch "contpte" ("contpte_impl=
+ *   off|on", /sys/kernel/debug/contpte/on), on by default.  Off, contpte
+ *   makes no new contiguous block: set_ptes() maps without PTE_CONT and a
+ *   block that becomes uniform is not folded.  Blocks folded while it was
+ *   on are still unfolded when one of their entries changes, so switching
+ *   at run time is safe.
+ * - CONFIG_CONTPTE_VMSTAT: the /proc/vmstat events contpte_map (blocks that
+ *   set_ptes() mapped contiguous at once), contpte_fold (blocks of live
+ *   entries folded), contpte_unfold (blocks unfolded) and contpte_tlbi (the
+ *   TLB invalidations of a whole block that folding and unfolding cost:
+ *   one per fold or unfold in 6.12).
+ */
+#ifndef _LINUX_CONTPTE_CONTROL_H
+#define _LINUX_CONTPTE_CONTROL_H
+
+#include <linux/mm_impl_switch.h>
+#include <linux/mm.h>
+
+#ifdef CONFIG_CONTPTE_SWITCH
+DECLARE_MM_IMPL_SWITCH(contpte);
+
+/**
+ * contpte_user_enabled() - Whether contpte may make new contiguous blocks.
+ *
+ * Return: true unless the contpte switch is off.  A static branch.
+ */
+static __always_inline bool contpte_user_enabled(void)
+{
+	return mm_impl_switch_new(contpte);
+}
+#else
+static __always_inline bool contpte_user_enabled(void)
+{
+	return true;
+}
+#endif
+
+/*
+ * The contpte vm events (CONFIG_CONTPTE_VMSTAT), one counting function
+ * each; empty without the option.
+ */
+#ifdef CONFIG_CONTPTE_VMSTAT
+static inline void contpte_count_map(void) { count_vm_event(CONTPTE_MAP); }
+static inline void contpte_count_fold(void) { count_vm_event(CONTPTE_FOLD); }
+static inline void contpte_count_unfold(void) { count_vm_event(CONTPTE_UNFOLD); }
+static inline void contpte_count_tlbi(void) { count_vm_event(CONTPTE_TLBI); }
+#else
+static inline void contpte_count_map(void) { }
+static inline void contpte_count_fold(void) { }
+static inline void contpte_count_unfold(void) { }
+static inline void contpte_count_tlbi(void) { }
+#endif
+
+#endif /* _LINUX_CONTPTE_CONTROL_H */

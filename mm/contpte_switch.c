@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The contpte switch (CONFIG_CONTPTE_SWITCH): arm64 contpte on or off for
+ * new user mappings in one image, so that every contpte comparison (the
+ * fork and munmap benchmark, the boot tests) runs on the same kernel.
+ *
+ * "contpte_impl=off" at boot, or 0 written to /sys/kernel/debug/contpte/on,
+ * turns it off; see <linux/contpte_control.h> for what off means.
+ */
+#include <linux/contpte_control.h>
+#include <linux/debugfs.h>
+#include <linux/init.h>
+
+DEFINE_MM_IMPL_SWITCH(contpte, "contiguous PTEs for user mappings", "off", "on");
+
+#ifdef CONFIG_DEBUG_FS
+/* /sys/kernel/debug/contpte/on: 1 or 0, anything else is -EINVAL. */
+static int __init contpte_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_create_dir("contpte", NULL);
+
+	mm_impl_switch_debugfs(&contpte_switch, dir);
+	return 0;
+}
+late_initcall(contpte_debugfs_init);
+#endif

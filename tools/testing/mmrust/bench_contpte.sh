@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The fork and munmap microbenchmarks of seed 002 (arm64 contpte), called
+# by bench.sh for ARCH=arm64: in one image, contpte on and off (the contpte
+# switch) alternating inside each boot, a region of order-0 pages, of
+# 64 KiB mTHP and of order-9 PTE-mapped THP is mapped and written, then
+# fork() and munmap() are timed (contpte_fork.c).  Two clocks: the guest's
+# wall clock and QEMU -icount (guest nanoseconds are executed
+# instructions).  Every figure is also a line "bench: <name> = <value>".
+. "$(dirname "$0")/lib.sh"
+
+[ "$MMRUST_ARCH" = arm64 ] || die "contpte is arm64's: make bench ARCH=arm64"
+mib=${MMRUST_BENCH_CONTPTE_MIB:-128}           # MiB mapped per measurement
+rounds=${MMRUST_BENCH_CONTPTE_ROUNDS:-5}       # wall clock: rounds (on + off each)
+icount_rounds=${MMRUST_BENCH_CONTPTE_ICOUNT_ROUNDS:-2}
+mkdir -p "$LOGS"
+
+for clock in wall icount; do
+	qargs="" r=$rounds
+	[ $clock = wall ] || qargs="-icount shift=0,sleep=off" r=$icount_rounds
+	log=$LOGS/bench-contpte-$clock.log
+	say "contpte fork/munmap ($clock clock): $mib MiB, order0 / 64k / order9," \
+		"$r rounds of on and off alternating (arm64 QEMU TCG, 2 vCPUs)"
+	start=$(date +%s)
+	MMRUST_QEMU_ARGS=$qargs MMRUST_BOOT_TIMEOUT=${MMRUST_BENCH_CONTPTE_TIMEOUT:-2400} \
+		"$TOP/tools/testing/mmrust/boot.sh" bench "$log" mmrust.bench=contpte \
+		mmrust.bench_mib="$mib" mmrust.bench_rounds="$r" kunit.enable=0 || true
+	say "  $(( $(date +%s) - start ))s (console: $log)"
+	grep -q '^contpte_bench: .*fork_ns=' "$log" || say "  no results in $log"
+	grep -h 'failed' "$log" | grep '^contpte' | sed 's/^/  /' || true
+done
+
+# cstat <clock> <kind> <on|off> <field>: median over the rounds.
+cstat() {
+	grep -h "^contpte_bench: kind=$2 contpte=$3 " "$LOGS/bench-contpte-$1.log" 2>/dev/null |
+		grep -o " $4=[0-9]*" | cut -d= -f2 | median
+}
+us() { [ -z "$1" ] || awk -v v="$1" 'BEGIN {printf "%.1f", v / 1000}'; }
+lines=()
+for clock in wall icount; do
+	unit=us
+	[ $clock = wall ] || unit="k insns"	# guest ns under -icount shift=0
+	echo "  $clock clock ($unit; blocks: contiguous blocks mapped with contpte on):"
+	printf '  %-7s %10s %10s %8s %10s %10s %8s %8s\n' kind fork_on fork_off ratio \
+		munmap_on munmap_off ratio blocks
+	for kind in order0 64k order9; do
+		fo=$(cstat $clock $kind on fork_ns) ff=$(cstat $clock $kind off fork_ns)
+		mo=$(cstat $clock $kind on munmap_ns) mf=$(cstat $clock $kind off munmap_ns)
+		[ -n "$fo" ] && [ -n "$ff" ] || continue
+		rf=$(ratio "$fo" "$ff") rm=$(ratio "$mo" "$mf")
+		printf '  %-7s %10s %10s %8s %10s %10s %8s %8s\n' $kind "$(us "$fo")" "$(us "$ff")" \
+			"$rf" "$(us "$mo")" "$(us "$mf")" "$rm" "$(cstat $clock $kind on map)"
+		sfx=""; [ $clock = wall ] || sfx=_icount
+		lines+=("bench: contpte_fork_${kind}_on${sfx} = $(us "$fo") $unit"
+			"bench: contpte_fork_${kind}_off${sfx} = $(us "$ff") $unit"
+			"bench: contpte_munmap_${kind}_on${sfx} = $(us "$mo") $unit"
+			"bench: contpte_munmap_${kind}_off${sfx} = $(us "$mf") $unit"
+			"bench: contpte_fork_${kind}_on_over_off${sfx} = $rf"
+			"bench: contpte_munmap_${kind}_on_over_off${sfx} = $rm"
+			"bench: contpte_blocks_mapped_${kind}_on${sfx} = $(cstat $clock $kind on map)"
+			"bench: contpte_blocks_mapped_${kind}_off${sfx} = $(cstat $clock $kind off map)")
+		eval "fork_${kind}_$clock=$rf munmap_${kind}_$clock=$rm"
+	done
+done
+printf '%s\n' "${lines[@]}"
+# Headlines: the exact measure (icount); the wall-clock ratios are above.
+for kind in order0 order9; do
+	eval "f=\${fork_${kind}_icount:-n/a} m=\${munmap_${kind}_icount:-n/a}"
+	printf 'bench: contpte_fork_%s_on_over_off = %s\n' $kind "$f"
+	printf 'bench: contpte_munmap_%s_on_over_off = %s\n' $kind "$m"
+done

@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * contpte_fork: arm64 contpte at work for a user process (seed 002).
+ *
+ *   contpte_fork check <KiB>
+ *	Maps <KiB> (a multiple of 64) of private anonymous memory at a 2 MiB
+ *	aligned address, fills every page with its own byte, write-protects
+ *	the last page of the first 64 KiB block and makes it writable again,
+ *	forks a child that checks every byte and exits, checks every byte
+ *	itself and unmaps.  A fork before the mapping (step fork_rest)
+ *	write-protects the process's own blocks (heap, stack), and the next
+ *	write to one unfolds it, so that the later steps count the region's
+ *	blocks only.  After each step it prints the contpte vm events the
+ *	step caused (the child's included):
+ *	  contpte_fork: step=<step> map=<n> fold=<n> unfold=<n> tlbi=<n>
+ *	Exits 1 if a byte reads back wrong.  THP settings are the caller's.
+ *
+ *   contpte_fork bench <order0|64k|order9> <MiB> <rounds>
+ *	The seed's fork and munmap microbenchmarks.  For each round, with
+ *	contpte on and off (/sys/kernel/debug/contpte/on; which goes first
+ *	alternates), maps <MiB> and writes to every page, then times fork()
+ *	in the parent (the child exits at once) and munmap() of the region.
+ *	The kind sets the THP sysfs knobs: order0 (THP and mTHP never:
+ *	4 KiB folios), 64k (the 64 KiB mTHP size always) or order9 (THP
+ *	always, then the PMD of each 2 MiB folio split by an mprotect() of
+ *	one page and back, and THP never again so that khugepaged leaves
+ *	the PTE-mapped folios alone).  Prints one line per measurement:
+ *	  contpte_bench: kind=<k> contpte=<on|off> round=<r> fork_ns=<n>
+ *	  munmap_ns=<n> map=<blocks mapped contiguous> fold=<n> thp=<n>
+ *	The caller restores the THP settings afterwards.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE		4096UL
+#define BLOCK		(16 * PAGE)
+#define PMD		(2UL << 20)
+#define THP		"/sys/kernel/mm/transparent_hugepage"
+#define SWITCH		"/sys/kernel/debug/contpte/on"
+
+struct events {
+	long map, fold, unfold, tlbi, thp_split_pmd;
+};
+
+static _Noreturn void die(const char *what)
+{
+	fprintf(stderr, "contpte_fork: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static void read_events(struct events *e)
+{
+	char name[64];
+	long v;
+	int seen = 0;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f)
+		die("/proc/vmstat");
+	memset(e, 0, sizeof(*e));
+	while (fscanf(f, "%63s %ld", name, &v) == 2) {
+		if (!strcmp(name, "contpte_map"))
+			e->map = v, seen++;
+		else if (!strcmp(name, "contpte_fold"))
+			e->fold = v, seen++;
+		else if (!strcmp(name, "contpte_unfold"))
+			e->unfold = v, seen++;
+		else if (!strcmp(name, "contpte_tlbi"))
+			e->tlbi = v, seen++;
+		else if (!strcmp(name, "thp_split_pmd"))
+			e->thp_split_pmd = v;
+	}
+	fclose(f);
+	if (seen != 4) {
+		fprintf(stderr, "contpte_fork: no contpte events in /proc/vmstat\n");
+		exit(2);
+	}
+}
+
+static void write_file(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fputs(val, f) < 0 || fclose(f))
+		die(path);
+}
+
+/* len bytes at a 2 MiB-aligned address (the rest of the mapping unmapped). */
+static char *map_aligned(size_t len)
+{
+	char *p = mmap(NULL, len + PMD, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *a;
+
+	if (p == MAP_FAILED)
+		die("mmap");
+	a = (char *)(((uintptr_t)p + PMD - 1) & ~(PMD - 1));
+	if (a > p)
+		munmap(p, a - p);
+	munmap(a + len, p + len + PMD - (a + len));
+	return a;
+}
+
+static unsigned char page_byte(size_t i)
+{
+	return (unsigned char)(i * 7 + 1);
+}
+
+/* Number of bytes that do not read back what fill() wrote. */
+static size_t check(const char *buf, size_t len)
+{
+	size_t i, j, bad = 0;
+
+	for (i = 0; i < len / PAGE; i++)
+		for (j = 0; j < PAGE; j++)
+			bad += (unsigned char)buf[i * PAGE + j] != page_byte(i);
+	return bad;
+}
+
+static void fill(char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len / PAGE; i++)
+		memset(buf + i * PAGE, page_byte(i), PAGE);
+}
+
+static void print_step(const char *name, struct events *last)
+{
+	struct events now;
+
+	read_events(&now);
+	printf("contpte_fork: step=%s map=%ld fold=%ld unfold=%ld tlbi=%ld\n", name,
+	       now.map - last->map, now.fold - last->fold,
+	       now.unfold - last->unfold, now.tlbi - last->tlbi);
+	fflush(stdout);
+	*last = now;
+}
+
+/* The last page of a block read-only (protect), then writable (unprotect). */
+static void protect_last_page_of_block(char *block)
+{
+	if (mprotect(block + BLOCK - PAGE, PAGE, PROT_READ))
+		die("mprotect PROT_READ");
+}
+
+static void unprotect_last_page_of_block(char *block)
+{
+	if (mprotect(block + BLOCK - PAGE, PAGE, PROT_READ | PROT_WRITE))
+		die("mprotect PROT_READ|PROT_WRITE");
+}
+
+/* Fork a child that checks buf (if any) and exits; its wait status. */
+static void fork_and_wait(const char *buf, size_t len, int *status)
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0)
+		_exit(buf && check(buf, len) ? 1 : 0);
+	if (waitpid(pid, status, 0) != pid)
+		die("waitpid");
+}
+
+static int run_check(size_t len)
+{
+	struct events ev;
+	size_t bad;
+	char *buf;
+	int status;
+
+	/*
+	 * The rest of the process has 64 KiB mTHP blocks too (heap, stack):
+	 * print once so that stdio has its buffer, then fork without the
+	 * region, after which the process's own writes unfold those blocks.
+	 */
+	printf("contpte_fork: check %zu KiB\n", len >> 10);
+	fflush(stdout);
+	read_events(&ev);
+	fork_and_wait(NULL, 0, &status);
+	print_step("fork_rest", &ev);
+	buf = map_aligned(len);
+	fill(buf, len);
+	print_step("touch", &ev);
+	protect_last_page_of_block(buf);
+	print_step("mprotect_ro", &ev);
+	unprotect_last_page_of_block(buf);
+	buf[BLOCK - PAGE] = page_byte(BLOCK / PAGE - 1);	/* writable again */
+	print_step("mprotect_rw", &ev);
+	fork_and_wait(buf, len, &status);
+	print_step("fork", &ev);
+	bad = check(buf, len);
+	munmap(buf, len);
+	print_step("munmap", &ev);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		printf("contpte_fork: the child read wrong bytes\n");
+		return 1;
+	}
+	if (bad) {
+		printf("contpte_fork: %zu bytes read back wrong\n", bad);
+		return 1;
+	}
+	printf("contpte_fork: %zu KiB read back right in parent and child\n", len >> 10);
+	return 0;
+}
+
+static int read_switch(void)
+{
+	FILE *f = fopen(SWITCH, "r");
+	int on;
+
+	if (!f || fscanf(f, "%d", &on) != 1)
+		die(SWITCH);
+	fclose(f);
+	return on;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void set_kind(const char *kind)
+{
+	int order9 = !strcmp(kind, "order9");
+
+	if (strcmp(kind, "order0") && strcmp(kind, "64k") && !order9) {
+		fprintf(stderr, "contpte_fork: kind is order0, 64k or order9\n");
+		exit(2);
+	}
+	write_file(THP "/enabled", order9 ? "always" : "never");
+	write_file(THP "/hugepages-64kB/enabled", strcmp(kind, "64k") ? "never" : "always");
+}
+
+static void bench_one(const char *kind, size_t len, int on, int round)
+{
+	struct events e0, e1;
+	long long t0, t1, t2, t3;
+	size_t off;
+	char *buf;
+	pid_t pid;
+
+	write_file(SWITCH, on ? "1" : "0");
+	set_kind(kind);
+	read_events(&e0);
+	buf = map_aligned(len);
+	fill(buf, len);
+	if (!strcmp(kind, "order9")) {
+		/* Split each PMD into a PTE-mapped 2 MiB folio. */
+		for (off = 0; off < len; off += PMD) {
+			protect_last_page_of_block(buf + off);
+			unprotect_last_page_of_block(buf + off);
+		}
+		write_file(THP "/enabled", "never");
+	}
+	read_events(&e1);
+
+	t0 = now_ns();
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	t1 = now_ns();
+	if (pid < 0)
+		die("fork");
+	if (waitpid(pid, NULL, 0) != pid)
+		die("waitpid");
+	t2 = now_ns();
+	if (munmap(buf, len))
+		die("munmap");
+	t3 = now_ns();
+	printf("contpte_bench: kind=%s contpte=%s round=%d fork_ns=%lld munmap_ns=%lld map=%ld fold=%ld thp=%ld\n",
+	       kind, on ? "on" : "off", round,
+	       t1 - t0, t3 - t2, e1.map - e0.map, e1.fold - e0.fold,
+	       e1.thp_split_pmd - e0.thp_split_pmd);
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	int r, rounds, first, was_on;
+
+	if (argc == 3 && !strcmp(argv[1], "check")) {
+		size_t kib = strtoul(argv[2], NULL, 0);
+
+		if (!kib || kib % (BLOCK >> 10)) {
+			fprintf(stderr, "contpte_fork: <KiB> is a multiple of 64\n");
+			return 2;
+		}
+		return run_check(kib << 10);
+	}
+	if (argc == 5 && !strcmp(argv[1], "bench")) {
+		size_t mib = strtoul(argv[3], NULL, 0);
+
+		rounds = atoi(argv[4]);
+		if (!mib || mib % 2 || rounds < 1) {
+			fprintf(stderr, "contpte_fork: <MiB> even, <rounds> >= 1\n");
+			return 2;
+		}
+		was_on = read_switch();
+		for (r = 1; r <= rounds; r++) {
+			first = r % 2;	/* on first in odd rounds */
+			bench_one(argv[2], mib << 20, first, r);
+			bench_one(argv[2], mib << 20, !first, r);
+		}
+		write_file(SWITCH, was_on ? "1" : "0");
+		return 0;
+	}
+	fprintf(stderr, "usage: contpte_fork check <KiB>\n"
+		"       contpte_fork bench <order0|64k|order9> <MiB> <rounds>\n");
+	return 2;
+}

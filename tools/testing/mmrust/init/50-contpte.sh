@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0
+# Boot tests, demonstration and benchmark of arm64 contpte for user
+# mappings (seed 002): the contpte switch (mm/contpte_switch.c) and the
+# contpte vm events (patches 0020-0022), seen from a process that maps,
+# touches, mprotects, forks and unmaps 64 KiB mTHP memory (contpte_fork).
+# Only where the kernel has the switch (arm64): x86_64 has no contpte.
+# Uses thp and thp_defaults of 40-clear-pages.sh.
+
+CT=/sys/kernel/debug/contpte
+
+# contpte_check <switch> <KiB>: contpte_fork check with the switch at 0 or
+# 1 and the 64 KiB mTHP size always; STEPS gets its output.  The switch and
+# the THP settings are put back.
+contpte_check() {
+	local old rc=0
+	old=$(cat $CT/on)
+	echo "$1" > $CT/on || fail "cannot set $CT/on to $1" || return 1
+	thp never 1 always
+	STEPS=$(contpte_fork check "$2" 2>&1) || rc=1
+	thp_defaults
+	echo "$old" > $CT/on
+	[ $rc = 0 ] || fail "$STEPS"
+}
+
+# steps_are <want> [<step>]: the events of every step but <step>,
+# "<step> map fold unfold tlbi" per line, are these.
+steps_are() {
+	local got
+	got=$(echo "$STEPS" | sed -n 's/^contpte_fork: step=\([a-z_]*\) map=\([0-9-]*\) fold=\([0-9-]*\) unfold=\([0-9-]*\) tlbi=\([0-9-]*\)$/\1 \2 \3 \4 \5/p' |
+		grep -v "^${2:-none} ")
+	[ "$got" = "$1" ] || fail "contpte events by step (step map fold unfold tlbi):" \
+		"$(printf '\n%s' "$got")" "$(printf '\nwanted:\n%s' "$1")" "$(printf '\nprogram:\n%s' "$STEPS")"
+}
+
+if [ -d $CT ]; then
+
+test_contpte_impl_boot_param() {
+	check_impl contpte_impl "contpte: contiguous PTEs for user mappings: " off on
+}
+register contpte_impl_boot_param
+
+test_contpte_switch_debugfs() { check_switch $CT/on; }
+register contpte_switch_debugfs
+
+test_contpte_vmstat_events() {
+	local e
+	for e in map fold unfold tlbi; do
+		grep -q "^contpte_$e [0-9]*$" /proc/vmstat || fail "no contpte_$e in /proc/vmstat" || return 1
+	done
+}
+register contpte_vmstat_events
+
+# 1 MiB of 64 KiB mTHP (16 blocks), switch on.  fork_rest, a fork before
+# the region exists, copies contpte_fork's own blocks (heap, stack) and
+# the next write to one unfolds it (how many depends on the layout, so it
+# is not checked): the later steps see the region's blocks only.  Each
+# fault maps its block contiguous; write-protecting the last page of
+# block 0 unfolds it (one TLB invalidation), making it writable again
+# folds it back at that last entry (another); fork() maps the child's copy
+# contiguous (16 blocks; the parent's whole blocks are write-protected
+# without unfolding); munmap() clears whole blocks without unfolding.
+# Parent and child read back every byte.
+test_contpte_64k_mthp_folds_and_unfolds() {
+	contpte_check 1 1024 || return 1
+	steps_are "touch 16 0 0 0
+mprotect_ro 0 0 1 1
+mprotect_rw 0 1 0 1
+fork 16 0 0 0
+munmap 0 0 0 0" fork_rest
+}
+register contpte_64k_mthp_folds_and_unfolds
+
+# The same with the switch off: the same bytes, and no contpte event.
+test_contpte_switch_off_counts_nothing() {
+	contpte_check 0 1024 || return 1
+	steps_are "fork_rest 0 0 0 0
+touch 0 0 0 0
+mprotect_ro 0 0 0 0
+mprotect_rw 0 0 0 0
+fork 0 0 0 0
+munmap 0 0 0 0"
+}
+register contpte_switch_off_counts_nothing
+
+demo_contpte() {
+	local on
+	echo "== arm64 contpte for user mappings (arch/arm64/mm/contpte.c; switch and events: mm/contpte_switch.c)"
+	echo "   /proc/vmstat now:"
+	grep '^contpte_' /proc/vmstat | sed 's/^/     /'
+	for on in 1 0; do
+		echo "   contpte_fork check 2048 (2 MiB of 64 KiB mTHP), switch $CT/on = $on:"
+		contpte_check $on 2048 || true
+		echo "$STEPS" | sed 's/^/     /'
+	done
+	echo "   /proc/vmstat after:"
+	grep '^contpte_' /proc/vmstat | sed 's/^/     /'
+}
+demo contpte
+
+# bench_contpte (mmrust.bench=contpte): the seed's fork and munmap
+# microbenchmarks, order-0, 64 KiB mTHP and order-9 PTE-mapped THP, contpte
+# on and off alternating (mmrust.bench_mib, default 128; mmrust.bench_rounds,
+# default 5).
+bench_contpte() {
+	local mib=$(cmdline_param mmrust.bench_mib 128) rounds=$(cmdline_param mmrust.bench_rounds 5)
+	local kind
+	for kind in order0 64k order9; do
+		contpte_fork bench $kind "$mib" "$rounds" || echo "contpte_bench: kind=$kind failed"
+	done
+	thp_defaults
+}
+
+fi
