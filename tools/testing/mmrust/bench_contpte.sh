@@ -11,8 +11,8 @@
 
 [ "$MMRUST_ARCH" = arm64 ] || die "contpte is arm64's: make bench ARCH=arm64"
 mib=${MMRUST_BENCH_CONTPTE_MIB:-128}           # MiB mapped per measurement
-rounds=${MMRUST_BENCH_CONTPTE_ROUNDS:-5}       # wall clock: rounds (on + off each)
-icount_rounds=${MMRUST_BENCH_CONTPTE_ICOUNT_ROUNDS:-2}
+rounds=${MMRUST_BENCH_CONTPTE_ROUNDS:-9}       # wall clock: rounds (on + off each)
+icount_rounds=${MMRUST_BENCH_CONTPTE_ICOUNT_ROUNDS:-5}
 mkdir -p "$LOGS"
 
 for clock in wall icount; do
@@ -40,16 +40,17 @@ lines=()
 for clock in wall icount; do
 	unit=us
 	[ $clock = wall ] || unit="k insns"	# guest ns under -icount shift=0
-	echo "  $clock clock ($unit; blocks: contiguous blocks mapped with contpte on):"
-	printf '  %-7s %10s %10s %8s %10s %10s %8s %8s\n' kind fork_on fork_off ratio \
-		munmap_on munmap_off ratio blocks
+	echo "  $clock clock ($unit; map, fold: contpte events of the set-up, contpte on):"
+	printf '  %-7s %10s %10s %8s %10s %10s %8s %6s %6s\n' kind fork_on fork_off ratio \
+		munmap_on munmap_off ratio map fold
 	for kind in order0 64k order9; do
 		fo=$(cstat $clock $kind on fork_ns) ff=$(cstat $clock $kind off fork_ns)
 		mo=$(cstat $clock $kind on munmap_ns) mf=$(cstat $clock $kind off munmap_ns)
 		[ -n "$fo" ] && [ -n "$ff" ] || continue
 		rf=$(ratio "$fo" "$ff") rm=$(ratio "$mo" "$mf")
-		printf '  %-7s %10s %10s %8s %10s %10s %8s %8s\n' $kind "$(us "$fo")" "$(us "$ff")" \
-			"$rf" "$(us "$mo")" "$(us "$mf")" "$rm" "$(cstat $clock $kind on map)"
+		printf '  %-7s %10s %10s %8s %10s %10s %8s %6s %6s\n' $kind "$(us "$fo")" "$(us "$ff")" \
+			"$rf" "$(us "$mo")" "$(us "$mf")" "$rm" "$(cstat $clock $kind on map)" \
+			"$(cstat $clock $kind on fold)"
 		sfx=""; [ $clock = wall ] || sfx=_icount
 		lines+=("bench: contpte_fork_${kind}_on${sfx} = $(us "$fo") $unit"
 			"bench: contpte_fork_${kind}_off${sfx} = $(us "$ff") $unit"
@@ -57,8 +58,8 @@ for clock in wall icount; do
 			"bench: contpte_munmap_${kind}_off${sfx} = $(us "$mf") $unit"
 			"bench: contpte_fork_${kind}_on_over_off${sfx} = $rf"
 			"bench: contpte_munmap_${kind}_on_over_off${sfx} = $rm"
-			"bench: contpte_blocks_mapped_${kind}_on${sfx} = $(cstat $clock $kind on map)"
-			"bench: contpte_blocks_mapped_${kind}_off${sfx} = $(cstat $clock $kind off map)")
+			"bench: contpte_map_${kind}_on${sfx} = $(cstat $clock $kind on map)"
+			"bench: contpte_map_${kind}_off${sfx} = $(cstat $clock $kind off map)")
 		eval "fork_${kind}_$clock=$rf munmap_${kind}_$clock=$rm"
 	done
 done
