@@ -183,8 +183,8 @@ static int unit_pages_set(void *data, u64 val)
 {
 	return clear_pages_set_unit(min_t(u64, val, UINT_MAX));
 }
-DEFINE_DEBUGFS_ATTRIBUTE(unit_pages_fops, unit_pages_get, unit_pages_set,
-			 "%llu\n");
+DEFINE_MM_DEBUGFS_ATTRIBUTE(unit_pages_fops, unit_pages_get, unit_pages_set,
+			    "%llu\n");
 
 static int stats_show(struct seq_file *m, void *v)
 {

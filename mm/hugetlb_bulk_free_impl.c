@@ -119,6 +119,22 @@ void hugetlb_bulk_inject_restore_failures(unsigned int first, unsigned int count
 	WRITE_ONCE(bulk_dbg.fail_first, first);
 }
 
+/* fail_first and fail_count: a u32 each; a larger value is -EINVAL. */
+static int fail_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(*(u32 *)data);
+	return 0;
+}
+
+static int fail_set(void *data, u64 val)
+{
+	if (val > U32_MAX)
+		return -EINVAL;
+	WRITE_ONCE(*(u32 *)data, val);
+	return 0;
+}
+DEFINE_MM_DEBUGFS_ATTRIBUTE(fail_fops, fail_get, fail_set, "%llu\n");
+
 static int stat_get(void *data, u64 *val)
 {
 	*val = hugetlb_bulk_stat_read((uintptr_t)data);
@@ -141,8 +157,10 @@ static int __init hugetlb_bulk_free_debugfs_init(void)
 		debugfs_create_file_unsafe(names[i], 0444, dir, (void *)i, &stat_fops);
 	mm_impl_switch_debugfs(&hugetlb_bulk_free_switch, dir);
 	debugfs_create_u64("last_ns", 0444, dir, &bulk_dbg.last_ns);
-	debugfs_create_u32("fail_first", 0644, dir, &bulk_dbg.fail_first);
-	debugfs_create_u32("fail_count", 0644, dir, &bulk_dbg.fail_count);
+	debugfs_create_file_unsafe("fail_first", 0644, dir, &bulk_dbg.fail_first,
+				   &fail_fops);
+	debugfs_create_file_unsafe("fail_count", 0644, dir, &bulk_dbg.fail_count,
+				   &fail_fops);
 	return 0;
 }
 late_initcall(hugetlb_bulk_free_debugfs_init);

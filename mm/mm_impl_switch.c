@@ -84,6 +84,34 @@ int __init mm_impl_switch_boot(struct mm_impl_switch *sw)
 }
 
 #ifdef CONFIG_DEBUG_FS
+/*
+ * simple_attr_write() copies at most this many bytes of a write, parses
+ * them and reports the whole write as taken: "0000...0001" in 4096 digits
+ * would be read as 0.  The longest unsigned 64-bit value with a newline
+ * fits.
+ */
+#define MM_DEBUGFS_ATTR_MAX_LEN	23
+
+/**
+ * mm_debugfs_attr_write() - Write to a DEFINE_MM_DEBUGFS_ATTRIBUTE() file.
+ * @file: The file.
+ * @buf: What user space writes.
+ * @len: Its length.
+ * @ppos: The file position.
+ *
+ * debugfs_attr_write(), for a write the kernel's parser reads whole.
+ *
+ * Return: @len when taken; -EINVAL, and nothing changes, for a write
+ * longer than 23 bytes; otherwise what debugfs_attr_write() returns.
+ */
+ssize_t mm_debugfs_attr_write(struct file *file, const char __user *buf,
+			      size_t len, loff_t *ppos)
+{
+	if (len > MM_DEBUGFS_ATTR_MAX_LEN)
+		return -EINVAL;
+	return debugfs_attr_write(file, buf, len, ppos);
+}
+
 static int mm_impl_switch_debugfs_get(void *data, u64 *val)
 {
 	*val = mm_impl_switch_selected(data);
@@ -98,8 +126,8 @@ static int mm_impl_switch_debugfs_set(void *data, u64 val)
 	mm_impl_switch_select(data, val);
 	return 0;
 }
-DEFINE_DEBUGFS_ATTRIBUTE(mm_impl_switch_fops, mm_impl_switch_debugfs_get,
-			 mm_impl_switch_debugfs_set, "%llu\n");
+DEFINE_MM_DEBUGFS_ATTRIBUTE(mm_impl_switch_fops, mm_impl_switch_debugfs_get,
+			    mm_impl_switch_debugfs_set, "%llu\n");
 
 /**
  * mm_impl_switch_debugfs() - Create the debugfs file of a switch.

@@ -38,6 +38,7 @@
 #include <linux/types.h>
 
 struct dentry;
+struct file;
 struct kunit;
 
 /**
@@ -72,6 +73,38 @@ static inline struct dentry *mm_impl_switch_debugfs(struct mm_impl_switch *sw,
 						    struct dentry *parent)
 {
 	return ERR_PTR(-ENODEV);
+}
+#endif
+
+#ifdef CONFIG_DEBUG_FS
+ssize_t mm_debugfs_attr_write(struct file *file, const char __user *buf,
+			      size_t len, loff_t *ppos);
+
+/**
+ * DEFINE_MM_DEBUGFS_ATTRIBUTE() - DEFINE_DEBUGFS_ATTRIBUTE(), whole values only.
+ * @__fops: The file_operations to define.
+ * @__get: Reads the value, as for DEFINE_DEBUGFS_ATTRIBUTE().
+ * @__set: Takes a new value, as for DEFINE_DEBUGFS_ATTRIBUTE().
+ * @__fmt: The read format.
+ *
+ * The same attribute, except that a write too long for the kernel's
+ * simple_attr_write() to read whole is refused with -EINVAL instead of
+ * being cut short and parsed (see mm_debugfs_attr_write()).  Every debugfs
+ * file the mmrust components write through uses it.  For files created
+ * with debugfs_create_file_unsafe().
+ */
+#define DEFINE_MM_DEBUGFS_ATTRIBUTE(__fops, __get, __set, __fmt)	\
+static int __fops ## _open(struct inode *inode, struct file *file)	\
+{									\
+	__simple_attr_check_format(__fmt, 0ull);			\
+	return simple_attr_open(inode, file, __get, __set, __fmt);	\
+}									\
+static const struct file_operations __fops = {				\
+	.owner	 = THIS_MODULE,						\
+	.open	 = __fops ## _open,					\
+	.release = simple_attr_release,					\
+	.read	 = debugfs_attr_read,					\
+	.write	 = mm_debugfs_attr_write,				\
 }
 #endif
 

@@ -25,7 +25,7 @@ if [ ! -f "$BUILD/.config" ] || ! cmp -s "$frag" "$stamp"; then
 	cp "$frag" "$stamp"
 fi
 
-say "building $(basename "$IMAGE") and modules in $BUILD (cold: ~12 min on 2 cores; log: $log)"
+say "building $(basename "$IMAGE") and modules in $BUILD (cold: 4-13 min on 2 cores; log: $log)"
 start=$(date +%s)
 "${KMAKE[@]}" "$(basename "$IMAGE")" modules >> "$log" 2>&1 &
 pid=$!

@@ -5,8 +5,16 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 CACHE=${MMRUST_CACHE:-$HOME/.cache/mmrust}
-BASE_TARBALL=${MMRUST_BASE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-PRISTINE=$CACHE/base/linux-source-6.12  # unpacked tarball, never modified
+# The base: Debian's linux-source-6.12 at the version the project is built
+# and measured on, with its tarball's sha256.  MMRUST_BASE_VERSION=<Debian
+# version> tries another 6.12.y ('apt-cache madison linux-source-6.12'
+# lists what the archive has; older ones stay in bookworm-security).
+BASE_PIN=6.12.117-1~deb12u1
+BASE_PIN_SHA256=585a4a074597aefa2b1a68ada83a3184ba351c127544dea80618bbcceaa3961f
+BASE_VERSION=${MMRUST_BASE_VERSION:-$BASE_PIN}
+BASE_DIR=$CACHE/base/$BASE_VERSION      # the package, unpacked by setup.sh
+BASE_TARBALL=$BASE_DIR/usr/src/linux-source-6.12.tar.xz
+PRISTINE=$BASE_DIR/linux-source-6.12    # unpacked tarball, never modified
 SRC=$CACHE/src                         # base + overlay + patches, built from
 # The architecture of the test kernel: x86_64 (default) or arm64, from
 # MMRUST_ARCH or ARCH ("make test ARCH=arm64").
@@ -22,7 +30,6 @@ unset ARCH
 BUILD=$CACHE/build/$MMRUST_ARCH         # out-of-tree build directory
 TOOLS=$CACHE/tools                      # bindgen-cli
 LOGS=$CACHE/logs
-EXPECTED_SUBLEVEL=117
 
 # Debian's rustc/rustdoc first: rustup's toolchains here have no rust-src.
 export PATH=/usr/lib/llvm-19/bin:$TOOLS/bin:/usr/bin:$PATH

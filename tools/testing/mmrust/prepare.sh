@@ -5,28 +5,42 @@
 # run leaves every timestamp alone and the next build recompiles nothing.
 . "$(dirname "$0")/lib.sh"
 
-[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing: run 'make setup' (package linux-source-6.12)"
+[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing: run 'make setup' (linux-source-6.12 $BASE_VERSION)"
 
-mkdir -p "$CACHE/base"
-if [ ! -f "$CACHE/base/sha256" ]; then
+# The tarball, unpacked once per base version; the pinned one must be the
+# tarball the project was measured on.
+if [ ! -f "$BASE_DIR/sha256" ]; then
+	sum=$(sha256sum "$BASE_TARBALL" | cut -d' ' -f1)
+	[ "$BASE_VERSION" != "$BASE_PIN" ] || [ "$sum" = "$BASE_PIN_SHA256" ] ||
+		die "linux-source-6.12 $BASE_VERSION: tarball sha256 $sum, pinned $BASE_PIN_SHA256"
 	say "unpacking $BASE_TARBALL (about 20 s)"
 	rm -rf "$PRISTINE"
-	tar -C "$CACHE/base" -xf "$BASE_TARBALL"
-	sha256sum "$BASE_TARBALL" | cut -d' ' -f1 > "$CACHE/base/sha256"
+	tar -C "$BASE_DIR" -xf "$BASE_TARBALL"
+	echo "$sum" > "$BASE_DIR/sha256"
 fi
+# The unpacked base of the cache layout before the pin (one per cache).
+rm -rf "$CACHE/base/linux-source-6.12" "$CACHE/base/sha256"
 v=$(sed -n 's/^VERSION = //p; s/^PATCHLEVEL = //p; s/^SUBLEVEL = //p' "$PRISTINE/Makefile" | paste -sd.)
 case "$v" in
 6.12.*) ;;
-*) die "base is Linux $v, this project needs 6.12 (linux-source-6.12)" ;;
+*) die "base is Linux $v (linux-source-6.12 $BASE_VERSION), this project needs 6.12" ;;
 esac
-[ "${v##*.}" = "$EXPECTED_SUBLEVEL" ] ||
-	printf 'warning: base is %s; the project was built and measured against 6.12.%s\n' "$v" "$EXPECTED_SUBLEVEL" >&2
-say "base: Linux $v, tarball sha256 $(cat "$CACHE/base/sha256")"
-printf '%s %s\n' "$v" "$(cat "$CACHE/base/sha256")" > "$CACHE/base/VERSION"
+[ "$BASE_VERSION" = "$BASE_PIN" ] ||
+	printf 'warning: base is linux-source-6.12 %s (MMRUST_BASE_VERSION); the project is pinned to and measured on %s\n' \
+		"$BASE_VERSION" "$BASE_PIN" >&2
+say "base: Linux $v (linux-source-6.12 $BASE_VERSION), tarball sha256 $(cat "$BASE_DIR/sha256")"
+printf '%s %s %s\n' "$v" "$BASE_VERSION" "$(cat "$BASE_DIR/sha256")" > "$CACHE/base/VERSION"
 
+# A prepared tree of another base starts again from a copy of this one.
+if [ -d "$SRC" ] && [ "$(cat "$CACHE/src-base" 2>/dev/null)" != "$BASE_VERSION" ]; then
+	say "the prepared tree is not of linux-source-6.12 $BASE_VERSION: copying the base again"
+	rm -rf "$SRC" "$CACHE/manifest"
+fi
 if [ ! -d "$SRC" ]; then
 	say "copying the base to $SRC"
+	rm -rf "$SRC.tmp"
 	cp -a "$PRISTINE" "$SRC.tmp" && mv "$SRC.tmp" "$SRC"
+	echo "$BASE_VERSION" > "$CACHE/src-base"
 fi
 
 # Stage the wanted content of every file we own or patch.
@@ -37,10 +51,11 @@ while read -r p; do
 	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$TOP/patches/$p"); do
 		[ -e "$stage/$f" ] && continue
 		mkdir -p "$stage/$(dirname "$f")"
-		cp "$PRISTINE/$f" "$stage/$f"
+		cp "$PRISTINE/$f" "$stage/$f" 2>/dev/null ||
+			die "patch $p: $f is not in Linux $v (linux-source-6.12 $BASE_VERSION); nothing was built"
 	done
 	patch -s -p1 -d "$stage" --no-backup-if-mismatch < "$TOP/patches/$p" ||
-		die "patch $p does not apply to Linux $v"
+		die "patch $p does not apply to Linux $v (linux-source-6.12 $BASE_VERSION); nothing was built"
 done < "$TOP/patches/series"
 (cd "$TOP" && for d in rust mm include arch samples tools; do [ ! -d "$d" ] || find "$d" -type f; done) |
 while read -r f; do

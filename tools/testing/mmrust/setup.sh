@@ -4,7 +4,7 @@
 # Idempotent: a second run only checks.
 . "$(dirname "$0")/lib.sh"
 
-PKGS=(linux-source-6.12 clang-19 lld-19 llvm-19 libclang-19-dev
+PKGS=(clang-19 lld-19 llvm-19 libclang-19-dev
       rustc-web rust-web-src libstd-rust-web-dev rust-web-clippy rustfmt-web
       qemu-system-x86 qemu-system-arm libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
       flex bison bc libelf-dev libssl-dev cpio ccache
@@ -31,6 +31,28 @@ if ! "$TOOLS/bin/bindgen" --version 2>/dev/null | grep -q " $BINDGEN_VERSION\$";
 	cargo install bindgen-cli --locked --version "$BINDGEN_VERSION" --root "$TOOLS"
 else
 	say "bindgen-cli $BINDGEN_VERSION present"
+fi
+
+# The base: linux-source-6.12 at $BASE_VERSION, downloaded and unpacked
+# into the cache (not installed: the archive's newest is not the pin).
+if [ ! -f "$BASE_TARBALL" ]; then
+	[ "$(id -u)" = 0 ] || die "need root to fetch linux-source-6.12 $BASE_VERSION"
+	say "fetching linux-source-6.12 $BASE_VERSION from the Debian archive (about 150 MB)"
+	rm -rf "$BASE_DIR.tmp" && mkdir -p "$BASE_DIR.tmp"
+	get_base() {
+		(cd "$BASE_DIR.tmp" && apt-get download -q "linux-source-6.12=$BASE_VERSION" 2>&1 |
+			grep -v '^W: Download is performed unsandboxed'; exit "${PIPESTATUS[0]}")
+	}
+	get_base || { apt-get update -q && get_base; } ||
+		die "linux-source-6.12 $BASE_VERSION is not in the Debian archive; it has:" \
+			"$(apt-cache madison linux-source-6.12 | awk '{print $3}' | paste -sd' ')"
+	dpkg-deb -x "$BASE_DIR".tmp/linux-source-6.12_*.deb "$BASE_DIR.tmp"
+	rm -f "$BASE_DIR".tmp/linux-source-6.12_*.deb
+	[ -f "$BASE_DIR.tmp/usr/src/linux-source-6.12.tar.xz" ] ||
+		die "no usr/src/linux-source-6.12.tar.xz in linux-source-6.12 $BASE_VERSION"
+	mv "$BASE_DIR.tmp" "$BASE_DIR"
+else
+	say "linux-source-6.12 $BASE_VERSION present"
 fi
 
 # The arm64 guest's busybox: Debian's busybox-static for arm64, unpacked

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+# Bad input, table-driven: every knob the project adds or routes refuses
+# each bad value with the error it documents and keeps its value (read
+# back).  The switch files of the components are covered by check_switch
+# (lib.sh) in their own tests, the "<name>_impl=" boot parameters by the
+# KUnit suite mm_impl_switch and the bad-param boot.
+#
+# One entry per knob: <test name> <file> <bad value>:<errno>..., the
+# values on the same line or on indented lines after it (see bad_value,
+# refuses and DEBUGFS_BAD in lib.sh).  nr_hugepages takes any unsigned
+# long (2^32 is a valid request for as many pages as fit), so 2^32 is not
+# bad input there.  sysfs hands the parser the whole write (up to a page),
+# so long0 is 1 there, taken as it should be, and not in those rows.
+BAD_INPUT_TABLE="
+clear_pages_unit_pages /sys/kernel/debug/clear_pages/unit_pages $DEBUGFS_BAD 2^32:EINVAL
+hugetlb_fail_first /sys/kernel/debug/hugetlb_bulk_free/fail_first $DEBUGFS_BAD 2^32:EINVAL
+hugetlb_fail_count /sys/kernel/debug/hugetlb_bulk_free/fail_count $DEBUGFS_BAD 2^32:EINVAL
+slub_cpu_partial /sys/kernel/slab/kmalloc-256/cpu_partial
+	empty:EINVAL space:EINVAL negative:EINVAL word:EINVAL trailing:EINVAL
+	2^32:ERANGE 2^64:ERANGE long:ERANGE
+hugetlb_nr_hugepages_sysctl /proc/sys/vm/nr_hugepages
+	empty:EINVAL space:EINVAL negative:EINVAL word:EINVAL trailing:EINVAL
+	2^64:EINVAL long:EINVAL long0:EINVAL
+hugetlb_nr_hugepages_sysfs /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
+	empty:EINVAL space:EINVAL negative:EINVAL word:EINVAL trailing:EINVAL
+	2^64:ERANGE long:ERANGE"
+
+# bad_input <file> <spec>...: skipped where the knob does not exist.
+bad_input() {
+	local f=$1
+	shift
+	[ -e "$f" ] || { echo "no $f in this kernel"; return 2; }
+	refuses "$f" "$@"
+}
+
+# One test per line of the table: test_bad_input_<name>.
+echo "$BAD_INPUT_TABLE" | awk 'NF && $1 !~ /:/ {if (l) print l; l = $0; next}
+	NF {for (i = 1; i <= NF; i++) l = l " " $i} END {if (l) print l}' |
+while read -r name file specs; do
+	echo "test_bad_input_$name() { bad_input $file $specs; }"
+	echo "register bad_input_$name"
+done > /tmp/bad_input_tests.sh
+. /tmp/bad_input_tests.sh
