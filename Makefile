@@ -22,7 +22,7 @@ unexport ARCH
 # $(call step,<what it does>,<script and arguments>): one step, announced.
 step = @echo "==> $@: $(1)" && bash $(T)/$(2)
 
-.PHONY: all help setup prepare build test kunit boot run shell bench check series kunit-tool clean distclean
+.PHONY: all help setup prepare build build-debug test test-debug kunit boot run shell bench check series kunit-tool clean distclean
 
 all: help
 
@@ -30,6 +30,7 @@ help:
 	@echo "make test     install what is needed, build, run every test (KUnit + boot tests)"
 	@echo "make run      build the test kernel and boot it, showing the components at work"
 	@echo "make shell    boot the test kernel with a root shell on this terminal"
+	@echo "make test-debug  the x86_64 debug image (KASAN, lockdep, ...) alone; part of make test"
 	@echo "make kunit    KUnit suites only"
 	@echo "make boot     boot tests only"
 	@echo "make bench    benchmarks (Rust vs C in one image), 'bench: <name> = <value>' lines"
@@ -51,8 +52,18 @@ build: prepare
 		echo "==> $@: $$a test kernel" && MMRUST_ARCH=$$a bash $(T)/build.sh || exit 1; \
 	done
 
-test: build
-	$(call step,KUnit and boot tests ($(ARCHES)),test.sh all)
+# The x86_64 debug image (configs/debug.config): in 'make test' when it
+# covers x86_64, unless MMRUST_DEBUG=0; alone in 'make test-debug'.
+export MMRUST_DEBUG ?= 1
+DEBUG_IMAGE := $(if $(and $(filter x86_64,$(ARCHES)),$(filter 1,$(MMRUST_DEBUG))),1)
+build-debug: prepare
+	@echo "==> $@: x86_64 debug image" && MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debug bash $(T)/build.sh
+
+test: build $(if $(DEBUG_IMAGE),build-debug)
+	$(call step,KUnit and boot tests ($(ARCHES)$(if $(DEBUG_IMAGE), and the x86_64 debug image)),test.sh all)
+
+test-debug: build-debug
+	$(call step,KUnit and boot tests under the kernel's checkers,test.sh debug)
 
 kunit: build
 	$(call step,KUnit suites in the test kernels ($(ARCHES)),test.sh kunit)

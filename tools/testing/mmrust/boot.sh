@@ -23,7 +23,7 @@ cp "$TOP/tools/testing/mmrust/init/init" "$ird/init"
 cp "$TOP"/tools/testing/mmrust/init/*.sh "$ird/mmrust/"
 [ ! -d "$EXTRA" ] || cp -a "$EXTRA/." "$ird/"
 chmod +x "$ird/init"
-(cd "$ird" && find . | cpio -o -H newc --quiet) > "$CACHE/initramfs-$MMRUST_ARCH.cpio"
+(cd "$ird" && find . | cpio -o -H newc --quiet) > "$CACHE/initramfs-$NAME.cpio"
 
 # MMRUST_QEMU_ARGS: extra QEMU options, e.g. "-icount shift=0,sleep=off"
 # (the guest clock then counts executed instructions: exact, repeatable).
@@ -40,7 +40,7 @@ else
 		-append "console=ttyAMA0 $cmdline")
 fi
 qemu+=(-m "$mem" -smp "$smp" -nographic -no-reboot -nic none ${MMRUST_QEMU_ARGS:-}
-	-kernel "$kernel" -initrd "$CACHE/initramfs-$MMRUST_ARCH.cpio")
+	-kernel "$kernel" -initrd "$CACHE/initramfs-$NAME.cpio")
 if [ "$log" = - ]; then
 	# --foreground: QEMU keeps the terminal (and its Ctrl-A commands).
 	exec timeout --foreground "${MMRUST_BOOT_TIMEOUT:-3600}" "${qemu[@]}"

@@ -5,22 +5,27 @@
 # the static guest programs.
 . "$(dirname "$0")/lib.sh"
 
-frag=$TOP/tools/testing/mmrust/configs/$MMRUST_ARCH.config
 mkdir -p "$BUILD" "$LOGS"
+# The fragment: the architecture's, and debug.config over it for the debug
+# image (a later line wins in olddefconfig).
+frag=$BUILD/.mmrust-fragment.new
+cat "$TOP/tools/testing/mmrust/configs/$MMRUST_ARCH.config" > "$frag"
+[ "$MMRUST_FLAVOR" != debug ] || cat "$TOP/tools/testing/mmrust/configs/debug.config" >> "$frag"
 log=$LOGS/build.log
-[ "$MMRUST_ARCH" = x86_64 ] || log=$LOGS/build-$MMRUST_ARCH.log
+[ "$NAME" = x86_64 ] || log=$LOGS/build-$NAME.log
 
 "${KMAKE[@]}" rustavailable > "$log" 2>&1 || { cat "$log"; die "Rust toolchain not usable by the kernel"; }
 
 stamp=$BUILD/.mmrust-fragment
 if [ ! -f "$BUILD/.config" ] || ! cmp -s "$frag" "$stamp"; then
-	say "configuring $BUILD from $(basename "$frag")"
+	say "configuring $BUILD from $MMRUST_ARCH.config${MMRUST_FLAVOR:+ and $MMRUST_FLAVOR.config}"
 	grep '^CONFIG_' "$frag" > "$BUILD/.config"
 	"${KMAKE[@]}" olddefconfig >> "$log" 2>&1 || { tail -20 "$log"; die "olddefconfig failed"; }
 	bad=0
 	while read -r line; do
 		grep -qx "$line" "$BUILD/.config" || { echo "missing in .config: $line" >&2; bad=1; }
-	done < <(grep '^CONFIG_' "$frag")
+	done < <(grep '^CONFIG_' "$frag" | awk -F= '{v[$1] = $0; o[NR] = $1}
+		END {for (i = 1; i <= NR; i++) if (!seen[o[i]]++) print v[o[i]]}')
 	[ $bad = 0 ] || die "config fragment not satisfied (a dependency is off)"
 	cp "$frag" "$stamp"
 fi

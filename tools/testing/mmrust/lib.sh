@@ -27,7 +27,16 @@ arm64) IMAGE=arch/arm64/boot/Image EXTRA=$CACHE/initramfs-extra-arm64
 *) printf 'error: unknown architecture %s (x86_64 or arm64)\n' "$MMRUST_ARCH" >&2; exit 1 ;;
 esac
 unset ARCH
-BUILD=$CACHE/build/$MMRUST_ARCH         # out-of-tree build directory
+# The image: the test image of the architecture, or with MMRUST_FLAVOR=debug
+# its debug image (configs/debug.config over the architecture's fragment:
+# KASAN, lockdep and the other checkers), built and booted on its own.
+MMRUST_FLAVOR=${MMRUST_FLAVOR:-}
+case "$MMRUST_FLAVOR" in
+'') NAME=$MMRUST_ARCH ;;
+debug) NAME=$MMRUST_ARCH-debug EXTRA=$CACHE/initramfs-extra-$NAME ;;
+*) printf 'error: unknown image flavour %s (debug or none)\n' "$MMRUST_FLAVOR" >&2; exit 1 ;;
+esac
+BUILD=$CACHE/build/$NAME                # out-of-tree build directory
 TOOLS=$CACHE/tools                      # bindgen-cli
 LOGS=$CACHE/logs
 

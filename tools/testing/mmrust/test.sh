@@ -5,7 +5,7 @@
 # lib.sh; 'make test' passes "x86_64 arm64"), 'make shell' fed on standard
 # input (x86_64), and the patch series ('make series') applied to the plain
 # base.  Ends with one line "N passed, N failed".
-#   test.sh [kunit|boot|all]
+#   test.sh [kunit|boot|all|debug]   (debug: the x86_64 debug image only)
 . "$(dirname "$0")/lib.sh"
 
 what=${1:-all}
@@ -91,7 +91,7 @@ run_boot() {  # run_boot <label> <mode> <params...>
 	local label=$1 mode=$2; shift 2
 	set -- hugetlb_cma=1G "$@"
 	local log=$LOGS/boot-$label.log start=$(date +%s)
-	[ "$MMRUST_ARCH" = x86_64 ] || log=$LOGS/boot-$MMRUST_ARCH-$label.log
+	[ "$NAME" = x86_64 ] || log=$LOGS/boot-$NAME-$label.log
 	say "booting the test kernel ($label): mmrust.mode=$mode $*"
 	"$TOP/tools/testing/mmrust/boot.sh" "$mode" "$log" "$@" || true
 	say "  $label: $(( $(date +%s) - start ))s (console: $log)"
@@ -134,14 +134,43 @@ test_arch() {
 		boot_results "$LOG" ${p}boot/bad-param
 		[ "$MMRUST_ARCH" != x86_64 ] || shell_check
 		;;
-	*) die "usage: test.sh [kunit|boot|all]" ;;
+	*) die "usage: test.sh [kunit|boot|all|debug]" ;;
 	esac
 }
 
-for arch in ${MMRUST_ARCHES:-$MMRUST_ARCH}; do
-	test_arch "$arch"
-done
-[ "$what" != all ] || series_check
+# test_debug: the x86_64 debug image (configs/debug.config: KASAN, lockdep,
+# DEBUG_VM, DEBUG_LIST, DEBUG_PAGEALLOC, kmemleak, UBSAN): the KUnit suites
+# and the boot tests, the new implementations and then the originals; any
+# report fails dmesg_clean or kmemleak_clean.
+test_debug() {
+	export MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debug
+	. "$TOP/tools/testing/mmrust/lib.sh"
+	local dbg="debug_pagealloc=on init_on_free=1"
+	say "== x86_64 debug image (KASAN, lockdep, DEBUG_VM, DEBUG_PAGEALLOC, kmemleak, UBSAN) =="
+	export MMRUST_BOOT_TIMEOUT=${MMRUST_DEBUG_BOOT_TIMEOUT:-2400}
+	run_boot rust test hugetlb_free_vmemmap=on $dbg preempt=full
+	kunit_results "$LOG" x86_64-debug/kunit/rust
+	boot_results "$LOG" x86_64-debug/boot/rust
+	run_boot c test slub_partial_impl=c hugetlb_bulk_free_impl=c clear_pages_impl=per_page \
+		preempt=voluntary hugetlb_free_vmemmap=on $dbg
+	kunit_results "$LOG" x86_64-debug/kunit/c
+	boot_results "$LOG" x86_64-debug/boot/c
+	unset MMRUST_BOOT_TIMEOUT MMRUST_FLAVOR
+}
+
+arches=" ${MMRUST_ARCHES:-$MMRUST_ARCH} "
+if [ "$what" = debug ]; then
+	test_debug
+else
+	for arch in $arches; do
+		test_arch "$arch"
+	done
+	[ "$what" != all ] || series_check
+	# 'make test' with x86_64: the debug image too (MMRUST_DEBUG=0: not).
+	if [ "$what" = all ] && [ "${MMRUST_DEBUG:-1}" = 1 ] && [[ $arches == *" x86_64 "* ]]; then
+		test_debug
+	fi
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]
