@@ -91,7 +91,7 @@ check: prepare
 
 clean:
 	@echo "==> clean: removing $(CACHE)/build, logs and the prepared tree"
-	rm -rf $(CACHE)/build $(CACHE)/logs $(CACHE)/stage $(CACHE)/initramfs* $(CACHE)/src $(CACHE)/manifest $(CACHE)/series*
+	rm -rf $(CACHE)/build $(CACHE)/logs $(CACHE)/stage $(CACHE)/initramfs* $(CACHE)/src $(CACHE)/src-base $(CACHE)/manifest $(CACHE)/series*
 
 distclean: clean
 	@echo "==> distclean: also the unpacked base, ccache and bindgen"

@@ -40,6 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guest_mm.h"
+
 #define PAGE		4096UL
 #define BLOCK		(16 * PAGE)
 #define PMD		(2UL << 20)
@@ -93,20 +95,14 @@ static void write_file(const char *path, const char *val)
 		die(path);
 }
 
-/* len bytes at a 2 MiB-aligned address (the rest of the mapping unmapped). */
-static char *map_aligned(size_t len)
+/* len bytes of anonymous memory at a 2 MiB-aligned address. */
+static char *map_region(size_t len)
 {
-	char *p = mmap(NULL, len + PMD, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *a;
+	char *p = map_aligned(len, PMD);
 
 	if (p == MAP_FAILED)
 		die("mmap");
-	a = (char *)(((uintptr_t)p + PMD - 1) & ~(PMD - 1));
-	if (a > p)
-		munmap(p, a - p);
-	munmap(a + len, p + len + PMD - (a + len));
-	return a;
+	return p;
 }
 
 static unsigned char page_byte(size_t i)
@@ -190,7 +186,7 @@ static int run_check(size_t len)
 	read_events(&ev);
 	fork_and_wait(NULL, 0, &status);
 	print_step("fork_rest", &ev);
-	buf = map_aligned(len);
+	buf = map_region(len);
 	fill(buf, len);
 	print_step("touch", &ev);
 	protect_last_page_of_block(buf);
@@ -257,7 +253,7 @@ static void bench_one(const char *kind, size_t len, int on, int round)
 	write_file(SWITCH, on ? "1" : "0");
 	set_kind(kind);
 	read_events(&e0);
-	buf = map_aligned(len);
+	buf = map_region(len);
 	fill(buf, len);
 	if (!strcmp(kind, "order9")) {
 		/* Split each PMD into a PTE-mapped 2 MiB folio. */

@@ -32,6 +32,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "guest_mm.h"
+
 #ifndef MAP_HUGE_SHIFT
 #define MAP_HUGE_SHIFT 26
 #endif
@@ -51,22 +53,6 @@ static void die(const char *what)
 	fprintf(stderr, "fault_zero: %s: ", name);
 	perror(what);
 	exit(2);
-}
-
-/* Anonymous memory aligned to @align, for THP. */
-static char *map_aligned(size_t size, size_t align)
-{
-	char *p = mmap(NULL, size + align, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *q;
-
-	if (p == MAP_FAILED)
-		die("mmap");
-	q = (char *)(((uintptr_t)p + align - 1) & ~(align - 1));
-	if (q > p)
-		munmap(p, q - p);
-	munmap(q + size, p + align - q);
-	return q;
 }
 
 static char *map_hugetlb(size_t size, int flags)
@@ -124,6 +110,8 @@ static char *map_case(size_t size, int *fd)
 	*fd = -1;
 	if (!strncmp(name, "thp", 3) || !strcmp(name, "mthp")) {
 		p = map_aligned(size, PMD);
+		if (p == MAP_FAILED)
+			die("mmap");
 		if (!strcmp(name, "thp-madvise") && madvise(p, size, MADV_HUGEPAGE))
 			die("madvise(MADV_HUGEPAGE)");
 		return p;

@@ -32,7 +32,8 @@ done
 bin=$EXTRA/bin
 mkdir -p "$bin"
 for t in timed_write fault_zero demand_fault zero_memcmp contpte_fork; do
-	if [ ! "$bin/$t" -nt "$TOP/tools/testing/mmrust/$t.c" ]; then
+	if [ ! "$bin/$t" -nt "$TOP/tools/testing/mmrust/$t.c" ] ||
+		[ ! "$bin/$t" -nt "$TOP/tools/testing/mmrust/guest_mm.h" ]; then
 		say "guest tool: building $t (static)"
 		"${cc[@]}" -O2 -Wall -Werror -o "$bin/$t" "$TOP/tools/testing/mmrust/$t.c" -lm
 	fi
