@@ -60,11 +60,16 @@ shell_check() {
 	say "booting the test kernel (shell): commands on standard input"
 	{
 		printf '\n%.0s' $(seq 32)
-		printf '%s\n' 'echo shell-$((6 * 7))' \
+		# Each command twice: the emulated UART sometimes loses a
+		# character of the input (seen in two runs in a row), and one
+		# good copy of each is enough for the checks below.
+		for c in 'echo shell-$((6 * 7))' \
 			'insmod /samples/rust_mm_folio_list.ko && rmmod rust_mm_folio_list && echo module-ok' \
 			'command -v huge_zero_page' 'command -v timed_write' \
-			'cat /sys/kernel/debug/hugetlb_bulk_free/rust' \
-			'exit'
+			'cat /sys/kernel/debug/hugetlb_bulk_free/rust'; do
+			printf '%s\n%s\n' "$c" "$c"
+		done
+		echo exit
 	} | MMRUST_BOOT_TIMEOUT=180 "$TOP/tools/testing/mmrust/shell.sh" > "$log" 2>&1 || true
 	say "  shell: $(( $(date +%s) - start ))s (console: $log)"
 	ok=0; grep -q '^shell-42' "$log" || ok=$?

@@ -33,11 +33,10 @@ bad_input() {
 	refuses "$f" "$@"
 }
 
-# One test per line of the table: test_bad_input_<name>.
-echo "$BAD_INPUT_TABLE" | awk 'NF && $1 !~ /:/ {if (l) print l; l = $0; next}
+# One test per entry of the table: test_bad_input_<name>.
+eval "$(echo "$BAD_INPUT_TABLE" | awk 'NF && $1 !~ /:/ {if (l) print l; l = $0; next}
 	NF {for (i = 1; i <= NF; i++) l = l " " $i} END {if (l) print l}' |
 while read -r name file specs; do
 	echo "test_bad_input_$name() { bad_input $file $specs; }"
 	echo "register bad_input_$name"
-done > /tmp/bad_input_tests.sh
-. /tmp/bad_input_tests.sh
+done)"
