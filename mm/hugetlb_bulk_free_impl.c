@@ -31,6 +31,8 @@ static struct {
 	u32 fail_count;		/* failing restores from fail_first on */
 	u64 start_ns;
 	u64 last_ns;		/* duration of the last bulk free */
+	u64 rcu_ns;		/* grace period waits of the current one */
+	u64 last_rcu_ns;	/* grace period waits of the last one */
 } bulk_dbg;
 
 /**
@@ -47,6 +49,7 @@ bool hugetlb_bulk_free_begin(struct list_head *folio_list)
 	atomic_inc(&bulk_dbg.active);
 	atomic_set(&bulk_dbg.attempts, 0);
 	atomic_long_inc(&bulk_dbg.stat[HUGETLB_BULK_FREES]);
+	WRITE_ONCE(bulk_dbg.rcu_ns, 0);
 	WRITE_ONCE(bulk_dbg.start_ns, ktime_get_ns());
 	return true;
 }
@@ -60,6 +63,7 @@ void hugetlb_bulk_free_end(bool counted)
 	if (!counted)
 		return;
 	WRITE_ONCE(bulk_dbg.last_ns, ktime_get_ns() - READ_ONCE(bulk_dbg.start_ns));
+	WRITE_ONCE(bulk_dbg.last_rcu_ns, READ_ONCE(bulk_dbg.rcu_ns));
 	atomic_dec(&bulk_dbg.active);
 }
 
@@ -108,6 +112,35 @@ bool hugetlb_bulk_should_fail_restore(void)
 }
 
 /**
+ * hugetlb_bulk_wait_begin() - Note the start of a grace period wait.
+ *
+ * For the vmemmap restore's RCU grace period wait; pass the result to
+ * hugetlb_bulk_wait_end() when the wait is over.
+ *
+ * Return: the time, or 0 when no bulk free runs.
+ */
+u64 hugetlb_bulk_wait_begin(void)
+{
+	return atomic_read(&bulk_dbg.active) ? ktime_get_ns() : 0;
+}
+
+/**
+ * hugetlb_bulk_wait_end() - Count a grace period wait of a bulk free.
+ * @start: What hugetlb_bulk_wait_begin() returned.
+ *
+ * Adds the wait to the bulk free's wait time (debugfs last_rcu_ns, so that
+ * the time of a free outside its waits is last_ns - last_rcu_ns) and
+ * counts it (rcu_waits).
+ */
+void hugetlb_bulk_wait_end(u64 start)
+{
+	if (!start)
+		return;
+	WRITE_ONCE(bulk_dbg.rcu_ns, READ_ONCE(bulk_dbg.rcu_ns) + ktime_get_ns() - start);
+	atomic_long_inc(&bulk_dbg.stat[HUGETLB_BULK_RCU_WAITS]);
+}
+
+/**
  * hugetlb_bulk_inject_restore_failures() - Fail chosen vmemmap restores.
  * @first: Index, from 1, of the first restore of each bulk free to fail;
  *	0 turns injection off.
@@ -149,6 +182,8 @@ static int __init hugetlb_bulk_free_debugfs_init(void)
 		[HUGETLB_BULK_LOCK_CYCLES] = "lock_cycles",
 		[HUGETLB_BULK_TLB_FLUSHES] = "tlb_flushes",
 		[HUGETLB_BULK_INJECTED_FAILURES] = "injected_failures",
+		[HUGETLB_BULK_RCU_WAITS] = "rcu_waits",
+		[HUGETLB_BULK_RCU_WAITS_SKIPPED] = "rcu_waits_skipped",
 	};
 	struct dentry *dir = debugfs_create_dir("hugetlb_bulk_free", NULL);
 	uintptr_t i;
@@ -157,6 +192,7 @@ static int __init hugetlb_bulk_free_debugfs_init(void)
 		debugfs_create_file_unsafe(names[i], 0444, dir, (void *)i, &stat_fops);
 	mm_impl_switch_debugfs(&hugetlb_bulk_free_switch, dir);
 	debugfs_create_u64("last_ns", 0444, dir, &bulk_dbg.last_ns);
+	debugfs_create_u64("last_rcu_ns", 0444, dir, &bulk_dbg.last_rcu_ns);
 	debugfs_create_file_unsafe("fail_first", 0644, dir, &bulk_dbg.fail_first,
 				   &fail_fops);
 	debugfs_create_file_unsafe("fail_count", 0644, dir, &bulk_dbg.fail_count,

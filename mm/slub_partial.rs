@@ -20,7 +20,7 @@ use core::marker::PhantomData;
 use core::ptr::{self, NonNull};
 use kernel::bindings;
 use kernel::error::code::EINVAL;
-use kernel::ffi::{c_char, c_int, c_uint, c_ulong};
+use kernel::ffi::{c_char, c_int, c_uint};
 use kernel::page::PAGE_SIZE;
 
 /// Default object target by object size: the first row whose minimum size
@@ -83,14 +83,18 @@ struct Push {
 /// [`partial_node_done`]).
 fn push_decision(head_slabs: Option<c_int>, limit: u32, drain: bool) -> Push {
     match head_slabs {
-        // A count below zero never occurs; C would compare it as unsigned.
-        Some(n) if drain && u32::try_from(n).map_or(true, |n| n >= limit) => Push {
+        // The count is compared as unsigned, as C compares it (a count
+        // below zero never occurs).
+        Some(n) if drain && n as u32 >= limit => Push {
             detach: true,
             slabs: 1,
         },
+        // The count is at most the limit plus one (a drain detaches a full
+        // list; a refill stops past half the limit): no overflow, and the
+        // add compiles to one instruction, as C's does.
         Some(n) => Push {
             detach: false,
-            slabs: n.saturating_add(1),
+            slabs: n.wrapping_add(1),
         },
         None => Push {
             detach: false,
@@ -122,6 +126,19 @@ impl<'a> Cache<'a> {
             ptr,
             _p: PhantomData,
         })
+    }
+
+    /// Borrows the cache at `ptr`, which C never passes null.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` points to a live cache that stays live for `'a`.
+    unsafe fn from_nonnull(ptr: NonNull<bindings::kmem_cache>) -> Self {
+        // INVARIANT: live for `'a` by the caller's promise.
+        Self {
+            ptr,
+            _p: PhantomData,
+        }
     }
 
     fn as_ptr(&self) -> *mut bindings::kmem_cache {
@@ -157,21 +174,6 @@ impl<'a> Cache<'a> {
         unsafe {
             ptr::write_volatile(ptr::addr_of_mut!((*s).cpu_partial), nr_objects);
             ptr::write_volatile(ptr::addr_of_mut!((*s).cpu_partial_slabs), slabs);
-        }
-    }
-
-    /// Locks this CPU's partial list of the cache.
-    fn lock_cpu_partial(&self) -> CpuPartialList<'_> {
-        let mut flags: c_ulong = 0;
-        // SAFETY: the cache is live and has per-cpu partial lists by the
-        // type invariant; `flags` is a valid place for the interrupt state.
-        let head = unsafe { bindings::slub_cpu_partial_lock(self.as_ptr(), &mut flags) };
-        // INVARIANT: the local lock is held with interrupts off, `head` is
-        // this CPU's list head of the cache and `flags` the saved state.
-        CpuPartialList {
-            cache: self,
-            head,
-            flags,
         }
     }
 }
@@ -219,15 +221,19 @@ unsafe fn set_slab_link(slab: NonNull<bindings::slab>, next: *mut bindings::slab
 
 /// This CPU's per-cpu partial list of a cache, locked.
 ///
+/// The local lock is inlined in `mm/slub.c`, which takes it around the one
+/// call into Rust that pushes a slab (see [`slub_rust_put_cpu_partial`]): a
+/// list handle exists only inside that call, and [`CpuPartialList::push`]
+/// consumes it.
+///
 /// # Invariants
 ///
-/// The local lock of `cache`'s per-cpu slab is held, with interrupts
-/// disabled and their previous state in `flags`, until the value is
-/// dropped; `head` points to this CPU's partial list head of `cache`.
+/// For `'a`, the local lock of `cache`'s per-cpu slab is held with
+/// interrupts disabled, and `head` points to this CPU's partial list head
+/// of `cache`.
 struct CpuPartialList<'a> {
     cache: &'a Cache<'a>,
-    head: *mut *mut bindings::slab,
-    flags: c_ulong,
+    head: NonNull<*mut bindings::slab>,
 }
 
 /// Slabs detached from a per-cpu partial list, to be moved to their nodes
@@ -235,15 +241,29 @@ struct CpuPartialList<'a> {
 ///
 /// # Invariants
 ///
-/// `first` heads a chain of frozen slabs linked by `next`, owned by the
+/// The slab heads a chain of frozen slabs linked by `next`, owned by the
 /// holder and on no per-cpu list.
 struct DetachedList(NonNull<bindings::slab>);
 
-impl CpuPartialList<'_> {
+impl<'a> CpuPartialList<'a> {
+    /// Takes over this CPU's partial list of `cache`, which the caller has
+    /// locked.
+    ///
+    /// # Safety
+    ///
+    /// The caller holds the local lock of `cache`'s per-cpu slab with
+    /// interrupts disabled for `'a`, and `head` is this CPU's partial list
+    /// head of `cache`.
+    unsafe fn from_locked(cache: &'a Cache<'a>, head: NonNull<*mut bindings::slab>) -> Self {
+        // INVARIANT: the lock is held for `'a` and `head` is this CPU's
+        // list head, by the caller's promise.
+        Self { cache, head }
+    }
+
     /// The first slab of the list and its slab count.
     fn first(&self) -> Option<(NonNull<bindings::slab>, c_int)> {
         // SAFETY: `head` is valid while the lock is held (type invariant).
-        let first = NonNull::new(unsafe { *self.head })?;
+        let first = NonNull::new(unsafe { *self.head.as_ptr() })?;
         // SAFETY: the lock is held (type invariant), so the list's slabs
         // are live and their link fields are ours to read.
         let (_, slabs) = unsafe { slab_link(first) };
@@ -251,8 +271,8 @@ impl CpuPartialList<'_> {
     }
 
     /// Pushes a frozen slab, first detaching the whole list if `drain` is
-    /// set and the list is at its slab limit.  Consumes the lock: what was
-    /// detached can only be drained after it is dropped.
+    /// set and the list is at its slab limit.  Consumes the list handle:
+    /// what was detached is drained only after the lock is dropped.
     ///
     /// # Safety
     ///
@@ -276,25 +296,16 @@ impl CpuPartialList<'_> {
         // promise, and we hold the lock of the list it is about to head.
         unsafe { set_slab_link(slab, next, decision.slabs) };
         // SAFETY: `head` is valid while the lock is held (type invariant).
-        unsafe { *self.head = slab.as_ptr() };
+        unsafe { *self.head.as_ptr() = slab.as_ptr() };
         detached
     }
 }
 
-impl Drop for CpuPartialList<'_> {
-    fn drop(&mut self) {
-        // SAFETY: the lock is held with `flags` saved (type invariant) and
-        // is released exactly once, here.
-        unsafe { bindings::slub_cpu_partial_unlock(self.cache.as_ptr(), self.flags) };
-    }
-}
-
 impl DetachedList {
-    /// Moves the slabs to their node partial lists (freeing empty ones).
-    fn drain(self, cache: &Cache<'_>) {
-        // SAFETY: the chain is ours and off every per-cpu list (type
-        // invariant); the per-cpu lock is not held, as the drain requires.
-        unsafe { bindings::slub_cpu_partial_drain(cache.as_ptr(), self.0.as_ptr()) };
+    /// Hands the chain to C, which moves its slabs to their node partial
+    /// lists once the per-cpu lock is dropped.
+    fn into_raw(self) -> *mut bindings::slab {
+        self.0.as_ptr()
     }
 }
 
@@ -330,34 +341,46 @@ pub extern "C" fn slub_rust_partial_objects(slabs: c_uint, objects_per_slab: c_u
     partial_objects(slabs, objects_per_slab)
 }
 
-/// Pushes a slab onto this CPU's partial list of `s`, draining the list to
-/// the node first when `drain` is set and the list is full (C:
-/// `put_cpu_partial()`).
+/// Pushes a slab onto this CPU's partial list of `s`, detaching the whole
+/// list first when `drain` is set and the list is full (C:
+/// `put_cpu_partial()`, which calls this under the list's local lock).
+///
+/// Returns the detached list, or null: the caller drains it to the node
+/// partial lists after unlocking.
 ///
 /// # Safety
 ///
-/// `s` points to a live cache with per-cpu partial lists, and `slab` to a
-/// slab of it that the caller froze and that is on no list.
+/// `s` points to a live cache with per-cpu partial lists; the caller holds
+/// the local lock of its per-cpu slab with interrupts disabled, and `head`
+/// points to this CPU's partial list head of `s`; `slab` points to a slab
+/// of `s` that the caller froze and that is on no list.  None is null.
 #[no_mangle]
 pub unsafe extern "C" fn slub_rust_put_cpu_partial(
     s: *mut bindings::kmem_cache,
+    head: *mut *mut bindings::slab,
     slab: *mut bindings::slab,
     drain: c_int,
-) {
+) -> *mut bindings::slab {
+    // This is the free path of every slab object: the pointers C passes
+    // are never null, and testing them would cost what the C original
+    // does not pay.
+    // SAFETY: `s`, `head` and `slab` are not null, by the caller's promise.
+    let (s, head, slab) = unsafe {
+        (
+            NonNull::new_unchecked(s),
+            NonNull::new_unchecked(head),
+            NonNull::new_unchecked(slab),
+        )
+    };
     // SAFETY: `s` is live for this call by the caller's promise.
-    let Some(cache) = (unsafe { Cache::from_raw(s) }) else {
-        return;
-    };
-    let Some(slab) = NonNull::new(slab) else {
-        return;
-    };
-    let list = cache.lock_cpu_partial();
+    let cache = unsafe { Cache::from_nonnull(s) };
+    // SAFETY: the caller holds the lock of this CPU's list of `cache`, whose
+    // head is `head`, for the whole call.
+    let list = unsafe { CpuPartialList::from_locked(&cache, head) };
     // SAFETY: `slab` is a frozen slab of `cache` on no list, by the
     // caller's promise.
     let detached = unsafe { list.push(slab, drain != 0) };
-    if let Some(detached) = detached {
-        detached.drain(&cache);
-    }
+    detached.map_or(ptr::null_mut(), DetachedList::into_raw)
 }
 
 /// Parses and applies a write to `/sys/kernel/slab/<cache>/cpu_partial`

@@ -1,19 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Boot-time microbenchmark of the per-cpu partial push.
+ * Boot-time microbenchmark of the per-cpu partial push, Rust against C in
+ * one boot.
  *
- * "slub_partial_bench=<rounds>" runs, late in boot, <rounds> rounds of:
- * fill BENCH_SLABS slabs of a private cache, then free one object of each.
- * Every such free finds a full slab and pushes it onto this CPU's partial
- * list (put_cpu_partial(), draining at the limit), which is what the
- * accounting implementations differ in.  Only the frees are timed.  Each
- * round and the median are printed as
+ * "slub_partial_bench=<rounds>" runs, late in boot, <rounds> rounds for
+ * each implementation, alternating (rust then c in even rounds, c then rust
+ * in odd ones, switched through slub_partial_switch), of: fill BENCH_SLABS
+ * slabs of a private cache, then free one object of each.  Every such free
+ * finds a full slab and pushes it onto this CPU's partial list
+ * (put_cpu_partial(), draining at the limit), which is what the
+ * implementations differ in.  Only the frees are timed.  Each round and the
+ * medians are printed as
  *
  *   slub_partial_bench: impl=<rust|c> round=<i> ns_per_op=<x.yy>
  *   slub_partial_bench: impl=<rust|c> median ns_per_op=<x.yy> rounds=<n>
  *
- * Compare implementations across boots of one image with
- * "slub_partial_impl=rust" and "slub_partial_impl=c".
+ * and the implementation chosen at boot is selected again at the end.
+ * Under QEMU's "-icount shift=0" the guest's nanoseconds are executed
+ * instructions, so ns_per_op is then an instruction count per free.
  */
 #define pr_fmt(fmt) "slub_partial_bench: " fmt
 
@@ -100,11 +104,23 @@ static int __init cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static void __init report_median(unsigned int impl, u64 *results, unsigned int n)
+{
+	u64 median;
+
+	if (!n)
+		return;
+	sort(results, n, sizeof(u64), cmp_u64, NULL);
+	median = n % 2 ? results[n / 2] : (results[n / 2 - 1] + results[n / 2]) / 2;
+	pr_info("impl=%s median ns_per_op=%llu.%02llu rounds=%u\n",
+		slub_partial_switch.impls[impl], div_u64(median, 100), median % 100, n);
+}
+
 static int __init slub_partial_bench(void)
 {
-	const char *impl = slub_partial_switch.impls[mm_impl_switch_selected(&slub_partial_switch)];
-	u64 results[BENCH_MAX_ROUNDS], median;
-	unsigned int nr_objs, i, n = 0;
+	static u64 results[2][BENCH_MAX_ROUNDS] __initdata;
+	unsigned int booted = mm_impl_switch_selected(&slub_partial_switch);
+	unsigned int nr_objs, i, k, n[2] = { 0, 0 };
 	struct kmem_cache *s;
 	void **objs, **victims;
 
@@ -119,26 +135,29 @@ static int __init slub_partial_bench(void)
 	if (!objs || !victims)
 		goto out;
 
-	migrate_disable();
 	for (i = 0; i < bench_rounds; i++) {
-		u64 r = bench_round(s, objs, victims, nr_objs);
+		for (k = 0; k < 2; k++) {
+			/* Rust first in even rounds, C first in odd ones. */
+			unsigned int impl = (i + k) % 2 ? SLUB_PARTIAL_C : SLUB_PARTIAL_RUST;
+			u64 r;
 
-		if (!r) {
-			pr_warn("impl=%s round=%u: nothing measured, round dropped\n",
-				impl, i);
-			continue;
+			mm_impl_switch_select(&slub_partial_switch, impl);
+			migrate_disable();
+			r = bench_round(s, objs, victims, nr_objs);
+			migrate_enable();
+			if (!r) {
+				pr_warn("impl=%s round=%u: nothing measured, round dropped\n",
+					slub_partial_switch.impls[impl], i);
+				continue;
+			}
+			results[impl][n[impl]++] = r;
+			pr_info("impl=%s round=%u ns_per_op=%llu.%02llu\n",
+				slub_partial_switch.impls[impl], i, div_u64(r, 100), r % 100);
 		}
-		results[n++] = r;
-		pr_info("impl=%s round=%u ns_per_op=%llu.%02llu\n", impl, i,
-			div_u64(r, 100), r % 100);
 	}
-	migrate_enable();
-	if (n) {
-		sort(results, n, sizeof(u64), cmp_u64, NULL);
-		median = n % 2 ? results[n / 2] : (results[n / 2 - 1] + results[n / 2]) / 2;
-		pr_info("impl=%s median ns_per_op=%llu.%02llu rounds=%u\n", impl,
-			div_u64(median, 100), median % 100, n);
-	}
+	mm_impl_switch_select(&slub_partial_switch, booted);
+	report_median(SLUB_PARTIAL_RUST, results[SLUB_PARTIAL_RUST], n[SLUB_PARTIAL_RUST]);
+	report_median(SLUB_PARTIAL_C, results[SLUB_PARTIAL_C], n[SLUB_PARTIAL_C]);
 out:
 	vfree(victims);
 	vfree(objs);

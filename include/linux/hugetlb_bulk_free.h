@@ -74,6 +74,10 @@ static inline void hugetlb_rust_update_and_free_pages_bulk(struct hstate *h,
  * @HUGETLB_BULK_TLB_FLUSHES: kernel TLB flushes by vmemmap restores done
  *	while a bulk free runs.
  * @HUGETLB_BULK_INJECTED_FAILURES: vmemmap restores failed on purpose.
+ * @HUGETLB_BULK_RCU_WAITS: RCU grace period waits of vmemmap restores
+ *	done while a bulk free runs (see <linux/hugetlb_vmemmap_gp.h>).
+ * @HUGETLB_BULK_RCU_WAITS_SKIPPED: waits found unneeded: a grace period
+ *	had passed since every folio of the restore was put on a free list.
  * @NR_HUGETLB_BULK_STATS: number of counters.
  */
 enum hugetlb_bulk_stat {
@@ -81,6 +85,8 @@ enum hugetlb_bulk_stat {
 	HUGETLB_BULK_LOCK_CYCLES,
 	HUGETLB_BULK_TLB_FLUSHES,
 	HUGETLB_BULK_INJECTED_FAILURES,
+	HUGETLB_BULK_RCU_WAITS,
+	HUGETLB_BULK_RCU_WAITS_SKIPPED,
 	NR_HUGETLB_BULK_STATS,
 };
 
@@ -90,6 +96,8 @@ void hugetlb_bulk_free_end(bool counted);
 void hugetlb_bulk_count(enum hugetlb_bulk_stat item);
 unsigned long hugetlb_bulk_stat_read(enum hugetlb_bulk_stat item);
 bool hugetlb_bulk_should_fail_restore(void);
+u64 hugetlb_bulk_wait_begin(void);
+void hugetlb_bulk_wait_end(u64 start);
 void hugetlb_bulk_inject_restore_failures(unsigned int first, unsigned int count);
 #else
 static inline bool hugetlb_bulk_free_begin(struct list_head *folio_list)
@@ -103,6 +111,13 @@ static inline bool hugetlb_bulk_should_fail_restore(void)
 {
 	return false;
 }
+
+static inline u64 hugetlb_bulk_wait_begin(void)
+{
+	return 0;
+}
+
+static inline void hugetlb_bulk_wait_end(u64 start) { }
 #endif /* CONFIG_HUGETLB_BULK_FREE_DEBUG */
 
 #endif /* _LINUX_HUGETLB_BULK_FREE_H */

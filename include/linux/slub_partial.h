@@ -77,17 +77,14 @@ bool slub_rust_partial_node_done(unsigned int nr_pushed,
 				 unsigned int cpu_partial_slabs);
 unsigned int slub_rust_partial_objects(unsigned int slabs,
 				       unsigned int objects_per_slab);
-void slub_rust_put_cpu_partial(struct kmem_cache *s, struct slab *slab,
-			       int drain);
+struct slab *slub_rust_put_cpu_partial(struct kmem_cache *s,
+				       struct slab **head, struct slab *slab,
+				       int drain);
 int slub_rust_cpu_partial_store(struct kmem_cache *s, const char *buf);
 
 /* The C side of the FFI edge, in mm/slub.c. */
 bool slub_cache_has_cpu_partial(struct kmem_cache *s);
 unsigned int slub_cache_objects_per_slab(const struct kmem_cache *s);
-struct slab **slub_cpu_partial_lock(struct kmem_cache *s,
-				    unsigned long *flags);
-void slub_cpu_partial_unlock(struct kmem_cache *s, unsigned long flags);
-void slub_cpu_partial_drain(struct kmem_cache *s, struct slab *list);
 unsigned int slub_cpu_partial_count(struct kmem_cache *s, int *head_slabs);
 
 /*

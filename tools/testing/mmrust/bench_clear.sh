@@ -32,7 +32,8 @@ for clock in wall icount; do
 		MMRUST_QEMU_ARGS=$qargs MMRUST_BOOT_TIMEOUT=${MMRUST_BENCH_CLEAR_TIMEOUT:-2400} \
 			"$TOP/tools/testing/mmrust/boot.sh" bench "$log" \
 			mmrust.bench=clear_pages preempt=$model hugetlb_cma=1G \
-			mmrust.bench_rounds=$r mmrust.bench_loops=$loops kunit.enable=0 || true
+			mmrust.bench_rounds=$r mmrust.bench_loops=$loops \
+			mmrust.bench_quick=${QUICK:-0} kunit.enable=0 || true
 		say "  preempt=$model: $(( $(date +%s) - start ))s (console: $log)"
 		grep -q '^clear_bench: .*gbs=' "$log" || say "  no results in $log"
 		grep -h 'no room' "$log" | sort -u | sed 's/^/  /' || true
@@ -42,7 +43,7 @@ done
 # cstat <clock> <model> <impl> <kind>: median GB/s over the rounds.
 cstat() {
 	grep -h "^clear_bench: preempt=$2 impl=$3 kind=$4 " "$LOGS"/bench-clear-"$1"-*.log 2>/dev/null |
-		grep -o 'gbs=[0-9.]*' | cut -d= -f2 | median
+		grep -o 'gbs=[0-9.]*' | cut -d= -f2 | median || true
 }
 lines=()
 for clock in wall icount; do
@@ -75,7 +76,7 @@ printf 'bench: clear_pages_batched_over_per_page_2m = %s\n' "${ratio_2m_voluntar
 # zstat <use_zero_page> <field>: median over the rounds of both boots.
 zstat() {
 	grep -h "^zero_bench: use_zero_page=$1 " "$LOGS"/bench-clear-wall-*.log 2>/dev/null |
-		grep -o " $2=[0-9.]*" | cut -d= -f2 | median
+		grep -o " $2=[0-9.]*" | cut -d= -f2 | median || true
 }
 say "THP huge zero page: 2 x 100 MiB memcmp x 10 (seed 001, scaled) and the demo's RSS"
 printf '  %-14s %12s %12s %12s %14s\n' use_zero_page first_ms rest_ms rss_kib demo_rss_kib
@@ -92,6 +93,7 @@ printf 'bench: thp_zero_page_rss_kib = %s KiB\n' "$(zstat 1 demo_rss_kib)"
 
 # The host CPU: what the extent of one clearing call does where caches exist.
 hc=$CACHE/host_clear
+host_args=${MMRUST_BENCH_CLEAR_HOST:-1024 5}	# buffer MiB, passes
 if [ ! "$hc" -nt "$TOP/tools/testing/mmrust/host_clear.c" ]; then
 	clang-19 -O2 -Wall -Werror -o "$hc" "$TOP/tools/testing/mmrust/host_clear.c"
 fi
@@ -101,8 +103,9 @@ seq=unrolled
 case " $flags " in *" rep_good "*) seq=stosq ;; esac
 case " $flags " in *" erms "*) seq=stosb ;; esac
 say "host CPU: $cpu; clear_pages() there would be the $seq variant;" \
-	"1 GiB buffer, best of 5 passes per extent (another load on the host moves these)"
-"$hc" 1024 5 | tee "$LOGS/bench-host-clear.log" | sed 's/^/  /'
+	"$(echo "$host_args" | awk '{printf "%s MiB buffer, best of %s passes", $1, $2}') per extent" \
+	"(another load on the host moves these)"
+"$hc" $host_args | tee "$LOGS/bench-host-clear.log" | sed 's/^/  /'
 hstat() { sed -n "s/^host_clear: $1 $2 KiB: \([0-9.]*\) GB\/s$/\1/p" "$LOGS/bench-host-clear.log"; }
 for s in unrolled stosq stosb memset; do
 	for kib in 4 2048 32768 1048576; do

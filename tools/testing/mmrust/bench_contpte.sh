@@ -33,7 +33,7 @@ done
 # cstat <clock> <kind> <on|off> <field>: median over the rounds.
 cstat() {
 	grep -h "^contpte_bench: kind=$2 contpte=$3 " "$LOGS/bench-contpte-$1.log" 2>/dev/null |
-		grep -o " $4=[0-9]*" | cut -d= -f2 | median
+		grep -o " $4=[0-9]*" | cut -d= -f2 | median || true
 }
 us() { [ -z "$1" ] || awk -v v="$1" 'BEGIN {printf "%.1f", v / 1000}'; }
 lines=()

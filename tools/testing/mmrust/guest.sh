@@ -6,8 +6,9 @@
 # clearing boot tests; demand_fault, zero_memcmp: the clearing and zero
 # page benchmarks; contpte_fork: the arm64 contpte boot tests and fork and
 # munmap benchmark), the user-space samples (samples/mm/*.c) and the sample
-# modules (samples/rust, built with the kernel).  Run by build.sh after the
-# kernel build.
+# modules (samples/rust, built with the kernel); and, for x86_64 guests,
+# Debian's hackbench with the libraries it is linked with (the SLUB
+# benchmark's workload).  Run by build.sh after the kernel build.
 . "$(dirname "$0")/lib.sh"
 
 # Static binaries for the guest's architecture (arm64: clang's cross target
@@ -53,3 +54,13 @@ rm -f "$smp"/*.ko
 for ko in "$BUILD"/samples/rust/*.ko; do
 	[ ! -f "$ko" ] || cp "$ko" "$smp/"
 done
+
+# hackbench (rt-tests, from setup.sh) and its shared libraries, x86_64 only.
+hb=$CACHE/rt-tests/root/usr/bin/hackbench
+if [ "$MMRUST_ARCH" = x86_64 ] && [ -x "$hb" ]; then
+	cp "$hb" "$bin/hackbench"
+	for lib in $(ldd "$hb" | grep -o '/[^ ]*'); do
+		mkdir -p "$EXTRA$(dirname "$lib")"
+		cp -L "$lib" "$EXTRA$lib"
+	done
+fi

@@ -8,7 +8,7 @@ PKGS=(clang-19 lld-19 llvm-19 libclang-19-dev
       rustc-web rust-web-src libstd-rust-web-dev rust-web-clippy rustfmt-web
       qemu-system-x86 qemu-system-arm libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
       flex bison bc libelf-dev libssl-dev cpio ccache
-      busybox-static xz-utils python3 make patch)
+      busybox-static xz-utils python3 python3-matplotlib make patch)
 BINDGEN_VERSION=0.70.1
 
 missing=()
@@ -72,4 +72,19 @@ if [ ! -x "$bb" ]; then
 	[ -x "$bb" ] || die "no busybox in busybox-static:arm64"
 else
 	say "busybox-static:arm64 present"
+fi
+
+# hackbench for the x86_64 guest (the SLUB benchmark's slab workload):
+# Debian's rt-tests, unpacked into the cache, not installed; guest.sh puts
+# it and the libraries it links into the initramfs.
+hb=$CACHE/rt-tests/root/usr/bin/hackbench
+if [ ! -x "$hb" ]; then
+	[ "$(id -u)" = 0 ] || die "need root to fetch rt-tests"
+	say "fetching rt-tests (hackbench) into $CACHE/rt-tests"
+	rm -rf "$CACHE/rt-tests" && mkdir -p "$CACHE/rt-tests"
+	(cd "$CACHE/rt-tests" && apt-get download -q rt-tests 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
+	dpkg-deb -x "$CACHE"/rt-tests/rt-tests_*.deb "$CACHE/rt-tests/root"
+	[ -x "$hb" ] || die "no hackbench in rt-tests"
+else
+	say "rt-tests (hackbench) present"
 fi

@@ -3,8 +3,8 @@
 # Every test: KUnit (parsed by the base's kunit.py) and the boot tests, in
 # boots of one image per architecture (MMRUST_ARCHES, default the one of
 # lib.sh; 'make test' passes "x86_64 arm64"), 'make shell' fed on standard
-# input (x86_64), and the patch series ('make series') applied to the plain
-# base.  Ends with one line "N passed, N failed".
+# input (x86_64), 'make bench QUICK=1', and the patch series ('make
+# series') applied to the plain base.  Ends with one line "N passed, N failed".
 #   test.sh [kunit|boot|all|debug]   (debug: the x86_64 debug image only)
 . "$(dirname "$0")/lib.sh"
 
@@ -89,6 +89,37 @@ series_check() {
 	verdict series series_applies_to_plain_base $ok "$(echo "$out" | tail -1)"
 }
 
+# 'make bench QUICK=1' for one architecture (arm64: its contpte part):
+# every step of the harness with the smallest sizes, so that a broken
+# bench script fails here.  Checks the exit code, the report and its
+# plots, and that the headline figures are numbers.
+bench_check() {
+	local label=${p}bench-quick out=$LOGS/bench-quick-$MMRUST_ARCH.log start=$(date +%s)
+	local report=$CACHE/report/$MMRUST_ARCH-quick only=all ok png head
+	local pngs="slub_push hackbench hugetlb_free_vs_n hugetlb_free_vs_vcpus clear_pages zero_page_rss"
+	local heads="slub_partial_rust_over_c_insns hugetlb_free_rust_over_c_insns_hvo0_n64
+		hugetlb_free_rust_over_c_insns_hvo1_n64 clear_pages_batched_over_per_page_2m
+		hackbench_process_g1_rust_over_c_insns"
+	if [ "$MMRUST_ARCH" = arm64 ]; then
+		only=contpte pngs=contpte
+		heads="contpte_fork_order0_on_over_off contpte_munmap_order9_on_over_off"
+	fi
+	say "make bench QUICK=1 ($MMRUST_ARCH$([ $only = all ] || echo ", $only")): every benchmark step, smallest sizes"
+	ok=0; QUICK=1 MMRUST_BENCH_ONLY=$only "$TOP/tools/testing/mmrust/bench.sh" > "$out" 2>&1 || ok=$?
+	say "  bench: $(( $(date +%s) - start ))s (output: $out)"
+	verdict "$label" bench_quick_runs $ok "exit $ok, see $out"
+	ok=0; tail -1 "$out" | grep -qx "report: $report/report.md" && [ -s "$report/report.md" ] || ok=1
+	verdict "$label" bench_quick_report $ok "no 'report: $report/report.md' last, see $out"
+	for png in $pngs; do
+		ok=0; head -c 8 "$report/$png.png" 2>/dev/null | grep -q PNG || ok=1
+		verdict "$label" "bench_quick_plot_$png" $ok "no plot $report/$png.png"
+	done
+	for head in $heads; do
+		ok=0; grep -Eq "^bench: $head = [0-9.]+\$" "$out" || ok=1
+		verdict "$label" "bench_quick_$head" $ok "$(grep "^bench: $head " "$out" || echo "no line 'bench: $head'")"
+	done
+}
+
 # hugetlb_cma=1G: a CMA area for 1 GiB huge pages, so that the 1 GiB boot
 # tests always find room (a plain 5 GiB guest has a free aligned GiB in some
 # boots only).
@@ -118,6 +149,8 @@ test_arch() {
 	[ "$MMRUST_ARCH" = x86_64 ] || p="$MMRUST_ARCH/"
 	# contpte, the arm64 switch: off in the c boot, bogus in bad-param.
 	[ "$MMRUST_ARCH" != arm64 ] || off=contpte_impl=off bad=contpte_impl=bogus
+	# the restore's grace period, an HVO (x86_64) switch: sync in the c boot.
+	[ "$MMRUST_ARCH" != x86_64 ] || off=hugetlb_vmemmap_gp_impl=sync bad=hugetlb_vmemmap_gp_impl=bogus
 	say "== $MMRUST_ARCH =="
 	case "$what" in
 	kunit)
@@ -138,6 +171,7 @@ test_arch() {
 			clear_pages_impl=bogus $bad preempt=full kunit.enable=0
 		boot_results "$LOG" ${p}boot/bad-param
 		[ "$MMRUST_ARCH" != x86_64 ] || shell_check
+		[ "$what" != all ] || bench_check
 		;;
 	*) die "usage: test.sh [kunit|boot|all|debug]" ;;
 	esac
@@ -157,7 +191,7 @@ test_debug() {
 	kunit_results "$LOG" x86_64-debug/kunit/rust
 	boot_results "$LOG" x86_64-debug/boot/rust
 	run_boot c test slub_partial_impl=c hugetlb_bulk_free_impl=c clear_pages_impl=per_page \
-		preempt=voluntary hugetlb_free_vmemmap=on $dbg
+		hugetlb_vmemmap_gp_impl=sync preempt=voluntary hugetlb_free_vmemmap=on $dbg
 	kunit_results "$LOG" x86_64-debug/kunit/c
 	boot_results "$LOG" x86_64-debug/boot/c
 	unset MMRUST_BOOT_TIMEOUT MMRUST_FLAVOR

@@ -36,6 +36,12 @@ test_slub_partial_impl() {
 }
 register slub_partial_impl
 
+# The debugfs switch: 1 (Rust) and 0 (C) take effect, anything else is
+# refused with EINVAL and changes nothing.
+SP=/sys/kernel/debug/slub_partial
+test_slub_partial_impl_switch() { check_switch $SP/rust; }
+register slub_partial_impl_switch
+
 test_slub_sysfs_all_caches() {
 	local caches=0
 	for s in $(slab_caches); do
@@ -120,3 +126,46 @@ demo_slub_partial() {
 	show_caches kmalloc-256
 }
 demo slub_partial
+
+# The seed's slab workload: hackbench (Debian's rt-tests, x86_64 guests),
+# over pipes (the seed used sockets; the test kernel has no networking,
+# CONFIG_NET, to keep its builds small), process and thread mode, for each group count of
+# mmrust.bench_groups= (comma-separated) and mmrust.bench_loops= loops,
+# mmrust.bench_reps= times, Rust and C alternating (the debugfs switch);
+# after each run the slab memory (/proc/meminfo Slab) and the slabs on
+# per-cpu partial lists (the sum of every cache's slabs_cpu_partial).
+#   hackbench_bench: impl=<rust|c> mode=<process|thread> groups=<g>
+#     time_ms=<ms> slab_kib=<kB> cpu_partial_slabs=<n>
+cpu_partial_slabs() {
+	local d n total=0
+	for d in /sys/kernel/slab/*; do
+		[ ! -L "$d" ] || continue	# a merged cache: counted once
+		n=$(sed 's/(.*//' "$d/slabs_cpu_partial" 2>/dev/null) || continue
+		total=$((total + ${n:-0}))
+	done
+	echo $total
+}
+bench_hackbench() {
+	local groups loops reps rep g mode impl order t was
+	command -v hackbench > /dev/null || { echo "hackbench_bench: no hackbench in this guest"; return; }
+	groups=$(sed -n 's/.*mmrust\.bench_groups=\([0-9,]*\).*/\1/p' /proc/cmdline | tr , ' ')
+	loops=$(sed -n 's/.*mmrust\.bench_loops=\([0-9]*\).*/\1/p' /proc/cmdline)
+	reps=$(sed -n 's/.*mmrust\.bench_reps=\([0-9]*\).*/\1/p' /proc/cmdline)
+	was=$(cat $SP/rust)
+	for rep in $(seq 1 "${reps:-3}"); do
+		order="rust c"; [ $((rep % 2)) = 1 ] || order="c rust"
+		for g in ${groups:-1 2 4}; do
+			for mode in process thread; do
+				for impl in $order; do
+					echo $( [ "$impl" = rust ] && echo 1 || echo 0) > $SP/rust
+					t=$(hackbench -p -s 100 -g "$g" -l "${loops:-100}" $( [ $mode = thread ] && echo -T) 2>&1 |
+						sed -n 's/^Time: *\([0-9.]*\).*/\1/p')
+					echo "hackbench_bench: impl=$impl mode=$mode groups=$g" \
+						"time_ms=$(echo "${t:-0}" | awk '{printf "%d", $1 * 1000}')" \
+						"slab_kib=$(meminfo Slab) cpu_partial_slabs=$(cpu_partial_slabs)"
+				done
+			done
+		done
+	done
+	echo "$was" > $SP/rust
+}

@@ -97,6 +97,42 @@ register hugetlb_impl
 test_hugetlb_impl_switch() { check_switch $DBG/rust; }
 register hugetlb_impl_switch
 
+# The grace period of the batched vmemmap restore (HVO kernels only):
+# hugetlb_vmemmap_gp_impl=polled|sync and its debugfs switch.
+GP=/sys/kernel/debug/hugetlb_vmemmap_gp
+gp_present() {
+	[ -d $GP ] || { echo "skip: no $GP (no HVO in this kernel: 6.12's arm64 has none)"; return 2; }
+}
+test_hugetlb_vmemmap_gp_impl() {
+	gp_present || return
+	check_impl hugetlb_vmemmap_gp_impl "hugetlb_vmemmap_gp: vmemmap restore grace period: " sync polled
+}
+register hugetlb_vmemmap_gp_impl
+test_hugetlb_vmemmap_gp_switch() { gp_present || return; check_switch $GP/polled; }
+register hugetlb_vmemmap_gp_switch
+
+# A pool filled a second ago (grace periods take milliseconds) shrinks with
+# no RCU wait with the switch on "polled", and with one with it on "sync".
+test_hugetlb_shrink_old_pool_rcu_wait() {
+	local was polled w k
+	gp_present || return
+	was=$(cat $GP/polled)
+	echo 1 > $HVO
+	for polled in 1 0; do
+		echo $polled > $GP/polled
+		set_pool $HP 64 || return 1
+		sleep 1
+		w=$(stat_of rcu_waits) k=$(stat_of rcu_waits_skipped)
+		empty_pool || return 1
+		w=$(( $(stat_of rcu_waits) - w )) k=$(( $(stat_of rcu_waits_skipped) - k ))
+		[ "$w $k" = "$(( 1 - polled )) $polled" ] ||
+			fail "polled=$polled: $w grace period waits, $k skipped; want $(( 1 - polled )) and $polled" ||
+			{ echo "$was" > $GP/polled; return 1; }
+	done
+	echo "$was" > $GP/polled
+}
+register hugetlb_shrink_old_pool_rcu_wait
+
 test_hugetlb_grow_shrink_hvo_on() { bulk_free_cycle $HP 1 128 0 0 0; }
 register hugetlb_grow_shrink_hvo_on
 test_hugetlb_grow_shrink_hvo_off() { bulk_free_cycle $HP 0 128 0 0 0; }
@@ -140,34 +176,46 @@ register hugetlb_selftests
 # mmrust.bench_impls= (comma-separated, switched through debugfs; default:
 # the one booted), one line
 #   hugetlb_bench: impl=<rust|c> hvo=<0|1> n=<pages> grow_ns=<ns>
-#     shrink_ns=<ns> free_ns=<ns> lock_cycles=<n> tlb_flushes=<n>
+#     shrink_ns=<ns> free_ns=<ns> rcu_ns=<ns> lock_cycles=<n>
+#     tlb_flushes=<n> rcu_waits=<n> gp=<polled|sync|->
 # with the wall time of "echo N > nr_hugepages" and "echo 0 > nr_hugepages"
 # measured around write(2) by timed_write, the bulk free's own duration
-# (debugfs last_ns) and its counters.  The order of the implementations
+# (debugfs last_ns), the part of it spent waiting for RCU grace periods
+# in vmemmap restores (last_rcu_ns) and its counters.  The pool sits for
+# 0.1 s between the grow and the shrink (a pool is filled before it is
+# used); mmrust.bench_gp= (comma-separated: polled, sync) repeats each
+# measurement with the restore's grace period switch set so.  The order of the implementations
 # alternates from one repetition to the next.
 bench_hugetlb() {
-	local hvo n rep l t g s sizes reps impls impl order
+	local hvo n rep l t w g s sizes reps impls impl order gps gp
 	sizes=$(sed -n 's/.*mmrust\.bench_n=\([0-9,]*\).*/\1/p' /proc/cmdline | tr , ' ')
 	reps=$(sed -n 's/.*mmrust\.bench_reps=\([0-9]*\).*/\1/p' /proc/cmdline)
 	impls=$(sed -n 's/.*mmrust\.bench_impls=\([a-z,]*\).*/\1/p' /proc/cmdline | tr , ' ')
 	[ -n "$impls" ] || impls=$( [ "$(stat_of rust)" = 1 ] && echo rust || echo c)
+	gps=$(sed -n 's/.*mmrust\.bench_gp=\([a-z,]*\).*/\1/p' /proc/cmdline | tr , ' ')
+	[ -n "$gps" ] || gps=-
 	for rep in $(seq 1 "${reps:-3}"); do
 		order=$impls
 		[ $((rep % 2)) = 1 ] || order=$(echo "$impls" | awk '{for (i = NF; i > 0; i--) printf "%s ", $i}')
 		for hvo in 1 0; do
 			for n in ${sizes:-64 512 1024}; do
 				for impl in $order; do
+				for gp in $gps; do
 					echo $( [ "$impl" = rust ] && echo 1 || echo 0) > $DBG/rust
+					[ "$gp" = - ] || echo $( [ "$gp" = polled ] && echo 1 || echo 0) > $GP/polled
 					echo $hvo > $HVO
 					g=$(timed_write $HP/nr_hugepages "$n")
 					[ "$(cat $HP/nr_hugepages)" = "$n" ] || {
 						echo "hugetlb_bench: no room for $n"; empty_pool; continue; }
-					l=$(stat_of lock_cycles) t=$(stat_of tlb_flushes)
+					sleep 0.1
+					l=$(stat_of lock_cycles) t=$(stat_of tlb_flushes) w=$(stat_of rcu_waits)
 					s=$(timed_write $HP/nr_hugepages 0)
 					echo "hugetlb_bench: impl=$impl hvo=$hvo n=$n grow_ns=$g shrink_ns=$s" \
-						"free_ns=$(stat_of last_ns)" \
+						"free_ns=$(stat_of last_ns) rcu_ns=$(stat_of last_rcu_ns)" \
 						"lock_cycles=$(( $(stat_of lock_cycles) - l ))" \
-						"tlb_flushes=$(( $(stat_of tlb_flushes) - t ))"
+						"tlb_flushes=$(( $(stat_of tlb_flushes) - t ))" \
+						"rcu_waits=$(( $(stat_of rcu_waits) - w )) gp=$gp"
+				done
 				done
 			done
 		done

@@ -202,13 +202,17 @@ demo clear_pages
 bench_clear_pages() {
 	local rounds=$(cmdline_param mmrust.bench_rounds 3) loops=$(cmdline_param mmrust.bench_loops 5)
 	local model=$(preempt_model) r impl order spec out
+	# mmrust.bench_quick=1 (make bench QUICK=1): 64 pages of 2 MiB, no
+	# 1 GiB page, a 20 MiB memcmp twice; every step still runs.
+	local specs="hugetlb-2m:512 thp:512 hugetlb-1g:1024" memcmp="100 10"
+	[ "$(cmdline_param mmrust.bench_quick 0)" = 0 ] || specs="hugetlb-2m:64 thp:64" memcmp="20 2"
 	set_pool $HP 256 > /dev/null || echo "clear_bench: no room for 256 pages of 2 MiB"
 	for r in $(seq "$rounds"); do
 		order="batched per_page"; [ $((r % 2)) = 0 ] && order="per_page batched"
 		for impl in $order; do
 			case $impl in batched) echo 1 ;; *) echo 0 ;; esac > $CP/batched
-			for spec in "hugetlb-2m 512" "thp 512" "hugetlb-1g 1024"; do
-				set -- $spec
+			for spec in $specs; do
+				set -- ${spec%:*} ${spec#*:}
 				if [ $1 = hugetlb-1g ] && ! set_pool $HP1G 1 > /dev/null; then
 					echo "clear_bench: no room for a 1 GiB page"; continue
 				fi
@@ -225,7 +229,7 @@ bench_clear_pages() {
 		order="1 0"; [ $((r % 2)) = 0 ] && order="0 1"
 		for z in $order; do
 			thp always $z
-			out=$(zero_memcmp 100 10)
+			out=$(zero_memcmp $memcmp)
 			echo "zero_bench: use_zero_page=$z round=$r" \
 				"$(echo "$out" | sed -n 's/.*first \([0-9.]*\) ms, rest \([0-9.]*\) ms, RSS \([0-9]*\) KiB$/first_ms=\1 rest_ms=\2 rss_kib=\3/p')"
 			out=$(huge_zero_page | sed -n 's/.*RSS before [0-9]* KiB, after \([0-9]*\) KiB$/\1/p')

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The RCU grace period a vmemmap restore (HVO undone) waits for, taken
+ * only as far as it is needed.
+ *
+ * Before a restore remaps the vmemmap of an optimized hugetlb folio, 6.12
+ * waits for a full grace period (synchronize_rcu(), once per batch): a
+ * speculative page_ref_add_unless() runs under rcu_read_lock() and writes
+ * the refcount only when it is not zero, so once a grace period has passed
+ * since the folio's refcount reached zero no such writer can still land on
+ * the struct pages being copied.  Every folio of a batched restore comes
+ * off a hugetlb free list, and was put there with a zero refcount.  With
+ * "hugetlb_vmemmap_gp_impl=polled" (the default) the restore of such a
+ * batch waits only for a grace period that started after the last time an
+ * optimized folio was put on a free list, which has long passed for a pool
+ * that was filled a while ago; "hugetlb_vmemmap_gp_impl=sync" keeps the
+ * 6.12 wait.  A single folio's restore (a surplus folio freed at once, a
+ * dissolve) always waits a full grace period.
+ */
+#ifndef _LINUX_HUGETLB_VMEMMAP_GP_H
+#define _LINUX_HUGETLB_VMEMMAP_GP_H
+
+#include <linux/hugetlb_bulk_free.h>
+#include <linux/mm_impl_switch.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+
+struct folio;
+
+#ifdef CONFIG_HUGETLB_VMEMMAP_POLLED_GP
+/**
+ * enum hugetlb_vmemmap_gp_impl - How a batched vmemmap restore waits.
+ * @HUGETLB_VMEMMAP_GP_SYNC: a full grace period, as 6.12 does.
+ * @HUGETLB_VMEMMAP_GP_POLLED: what is left of a grace period that started
+ *	after the last optimized folio was put on a free list.
+ */
+enum hugetlb_vmemmap_gp_impl {
+	HUGETLB_VMEMMAP_GP_SYNC,
+	HUGETLB_VMEMMAP_GP_POLLED,
+};
+
+DECLARE_MM_IMPL_SWITCH(hugetlb_vmemmap_gp);
+
+void hugetlb_vmemmap_note_free_list(struct folio *folio);
+void hugetlb_vmemmap_restore_wait(bool free_list_folios);
+#else
+static inline void hugetlb_vmemmap_note_free_list(struct folio *folio) { }
+
+static inline void hugetlb_vmemmap_restore_wait(bool free_list_folios)
+{
+	u64 start = hugetlb_bulk_wait_begin();
+
+	synchronize_rcu();
+	hugetlb_bulk_wait_end(start);
+}
+#endif /* CONFIG_HUGETLB_VMEMMAP_POLLED_GP */
+
+#endif /* _LINUX_HUGETLB_VMEMMAP_GP_H */

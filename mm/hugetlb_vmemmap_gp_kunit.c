@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the polled grace period of batched vmemmap restores
+ * (mm/hugetlb_vmemmap_gp.c), on the 2 MiB hstate with HVO on: a pool
+ * shrink waits a full grace period with "sync", nothing with "polled" once
+ * a grace period has passed since the folios went on the free list, and,
+ * with "polled", still waits for an RCU reader that was running when a
+ * folio was freed into the pool just before the shrink.
+ */
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/gfp.h>
+#include <linux/hugetlb.h>
+#include <linux/hugetlb_bulk_free.h>
+#include <linux/hugetlb_vmemmap_gp.h>
+#include <linux/kthread.h>
+#include <linux/nodemask.h>
+
+#define GP_TEST_PAGES	8
+#define READER_MS	200	/* far longer than a shrink of GP_TEST_PAGES */
+
+/* The rcu_waits and rcu_waits_skipped of one pool shrink. */
+struct gp_waits {
+	unsigned long waited, skipped;
+};
+
+static struct hstate *gp_hstate(struct kunit *test)
+{
+	struct hstate *h = size_to_hstate(PMD_SIZE);
+
+	KUNIT_ASSERT_NOT_NULL(test, h);
+	return h;
+}
+
+/*
+ * Grows the empty pool of @h to GP_TEST_PAGES, with @impl selected; skips
+ * the test when the folios are not optimized (HVO off: the key counts
+ * optimized folios, so it is read once the pool is filled).
+ */
+static void gp_fill_pool(struct kunit *test, struct hstate *h, unsigned int impl)
+{
+	mm_impl_switch_kunit_use(test, &hugetlb_vmemmap_gp_switch, impl);
+	hugetlb_bulk_inject_restore_failures(0, 0);
+	KUNIT_ASSERT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 0));
+	KUNIT_ASSERT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, GP_TEST_PAGES));
+	KUNIT_ASSERT_EQ_MSG(test, READ_ONCE(h->nr_huge_pages), GP_TEST_PAGES,
+			    "cannot allocate %u huge pages", GP_TEST_PAGES);
+	if (!static_key_enabled(&hugetlb_optimize_vmemmap_key)) {
+		KUNIT_ASSERT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 0));
+		kunit_skip(test, "HVO is off (hugetlb_free_vmemmap=off): no vmemmap restore to wait for");
+	}
+}
+
+/* Empties the pool of @h (one bulk free) and returns its grace period waits. */
+static struct gp_waits gp_shrink(struct kunit *test, struct hstate *h)
+{
+	unsigned long waited = hugetlb_bulk_stat_read(HUGETLB_BULK_RCU_WAITS);
+	unsigned long skipped = hugetlb_bulk_stat_read(HUGETLB_BULK_RCU_WAITS_SKIPPED);
+
+	KUNIT_EXPECT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 0));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(h->nr_huge_pages), 0);
+	return (struct gp_waits) {
+		.waited = hugetlb_bulk_stat_read(HUGETLB_BULK_RCU_WAITS) - waited,
+		.skipped = hugetlb_bulk_stat_read(HUGETLB_BULK_RCU_WAITS_SKIPPED) - skipped,
+	};
+}
+
+/* "sync" (6.12): one full grace period per batch, however old the pool. */
+static void test_sync_waits_full_grace_period(struct kunit *test)
+{
+	struct hstate *h = gp_hstate(test);
+	struct gp_waits w;
+
+	gp_fill_pool(test, h, HUGETLB_VMEMMAP_GP_SYNC);
+	synchronize_rcu();
+	w = gp_shrink(test, h);
+	KUNIT_EXPECT_EQ(test, w.waited, 1);
+	KUNIT_EXPECT_EQ(test, w.skipped, 0);
+}
+
+/* "polled": a grace period has passed since the pool was filled: no wait. */
+static void test_polled_skips_past_grace_period(struct kunit *test)
+{
+	struct hstate *h = gp_hstate(test);
+	struct gp_waits w;
+
+	gp_fill_pool(test, h, HUGETLB_VMEMMAP_GP_POLLED);
+	synchronize_rcu();
+	w = gp_shrink(test, h);
+	KUNIT_EXPECT_EQ(test, w.waited, 0);
+	KUNIT_EXPECT_EQ(test, w.skipped, 1);
+}
+
+struct gp_reader {
+	struct completion inside, finished;
+	bool left;		/* set just before rcu_read_unlock() */
+};
+
+/* An RCU reader that stays in its read-side critical section READER_MS. */
+static int gp_reader_fn(void *data)
+{
+	struct gp_reader *r = data;
+
+	rcu_read_lock();
+	complete(&r->inside);
+	mdelay(READER_MS);
+	WRITE_ONCE(r->left, true);
+	rcu_read_unlock();
+	complete(&r->finished);
+	return 0;
+}
+
+/*
+ * "polled": a folio freed into the pool while an RCU reader runs (as a
+ * speculative page_ref_add_unless() would) makes the next shrink wait for
+ * that reader, even though the rest of the pool is past a grace period.
+ * Fails if the wait is skipped when it is needed: the shrink would return
+ * while the reader is still inside.
+ */
+static void test_polled_waits_for_reader_of_fresh_free(struct kunit *test)
+{
+	struct hstate *h = gp_hstate(test);
+	struct task_struct *task;
+	struct gp_reader *r;
+	struct folio *folio;
+	struct gp_waits w;
+
+	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	init_completion(&r->inside);
+	init_completion(&r->finished);
+	gp_fill_pool(test, h, HUGETLB_VMEMMAP_GP_POLLED);
+	synchronize_rcu();
+
+	folio = alloc_hugetlb_folio_nodemask(h, NUMA_NO_NODE, &node_states[N_MEMORY],
+					     htlb_alloc_mask(h), false);
+	KUNIT_ASSERT_NOT_NULL(test, folio);
+	KUNIT_ASSERT_TRUE(test, folio_test_hugetlb_vmemmap_optimized(folio));
+	task = kthread_run(gp_reader_fn, r, "hugetlb_gp_reader");
+	if (IS_ERR(task)) {
+		folio_put(folio);
+		KUNIT_FAIL(test, "no reader thread: %ld", PTR_ERR(task));
+		return;
+	}
+	wait_for_completion(&r->inside);
+	folio_put(folio);	/* back to the free list, refcount zero */
+	w = gp_shrink(test, h);
+	KUNIT_EXPECT_TRUE_MSG(test, READ_ONCE(r->left),
+			      "the vmemmap was restored while an RCU reader from before the free ran");
+	KUNIT_EXPECT_EQ(test, w.waited, 1);
+	KUNIT_EXPECT_EQ(test, w.skipped, 0);
+	wait_for_completion(&r->finished);
+}
+
+static int gp_suite_init(struct kunit_suite *suite)
+{
+	return size_to_hstate(PMD_SIZE) ? 0 : -ENODEV;
+}
+
+static struct kunit_case hugetlb_vmemmap_gp_test_cases[] = {
+	KUNIT_CASE(test_sync_waits_full_grace_period),
+	KUNIT_CASE(test_polled_skips_past_grace_period),
+	KUNIT_CASE(test_polled_waits_for_reader_of_fresh_free),
+	{}
+};
+
+static struct kunit_suite hugetlb_vmemmap_gp_test_suite = {
+	.name = "hugetlb_vmemmap_gp",
+	.suite_init = gp_suite_init,
+	.test_cases = hugetlb_vmemmap_gp_test_cases,
+};
+kunit_test_suite(hugetlb_vmemmap_gp_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the polled grace period of vmemmap restores");
+MODULE_LICENSE("GPL");
