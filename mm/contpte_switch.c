@@ -12,15 +12,5 @@
 #include <linux/init.h>
 
 DEFINE_MM_IMPL_SWITCH(contpte, "contiguous PTEs for user mappings", "off", "on");
-
-#ifdef CONFIG_DEBUG_FS
 /* /sys/kernel/debug/contpte/on: 1 or 0, anything else is -EINVAL. */
-static int __init contpte_debugfs_init(void)
-{
-	struct dentry *dir = debugfs_create_dir("contpte", NULL);
-
-	mm_impl_switch_debugfs(&contpte_switch, dir);
-	return 0;
-}
-late_initcall(contpte_debugfs_init);
-#endif
+DEFINE_MM_IMPL_SWITCH_DEBUGFS(contpte);

@@ -16,6 +16,8 @@
 #include <linux/init.h>
 
 DEFINE_MM_IMPL_SWITCH(hugetlb_vmemmap_gp, "vmemmap restore grace period", "sync", "polled");
+/* /sys/kernel/debug/hugetlb_vmemmap_gp/polled: 1 or 0, anything else is -EINVAL. */
+DEFINE_MM_IMPL_SWITCH_DEBUGFS(hugetlb_vmemmap_gp);
 
 /*
  * The RCU state (get_state_synchronize_rcu()) when an optimized folio was
@@ -79,15 +81,3 @@ void hugetlb_vmemmap_restore_wait(bool free_list_folios)
 	synchronize_rcu();
 	hugetlb_bulk_wait_end(start);
 }
-
-#ifdef CONFIG_DEBUG_FS
-/* /sys/kernel/debug/hugetlb_vmemmap_gp/polled: 1 or 0, anything else -EINVAL. */
-static int __init hugetlb_vmemmap_gp_debugfs_init(void)
-{
-	struct dentry *dir = debugfs_create_dir("hugetlb_vmemmap_gp", NULL);
-
-	mm_impl_switch_debugfs(&hugetlb_vmemmap_gp_switch, dir);
-	return 0;
-}
-late_initcall(hugetlb_vmemmap_gp_debugfs_init);
-#endif

@@ -66,30 +66,32 @@ static struct gp_waits gp_shrink(struct kunit *test, struct hstate *h)
 	};
 }
 
-/* "sync" (6.12): one full grace period per batch, however old the pool. */
-static void test_sync_waits_full_grace_period(struct kunit *test)
+/*
+ * Fills the pool with @impl, lets a grace period pass, empties it: one
+ * decision on the wait, @waited or skipped.
+ */
+static void gp_shrink_old_pool(struct kunit *test, unsigned int impl, bool waited)
 {
 	struct hstate *h = gp_hstate(test);
 	struct gp_waits w;
 
-	gp_fill_pool(test, h, HUGETLB_VMEMMAP_GP_SYNC);
+	gp_fill_pool(test, h, impl);
 	synchronize_rcu();
 	w = gp_shrink(test, h);
-	KUNIT_EXPECT_EQ(test, w.waited, 1);
-	KUNIT_EXPECT_EQ(test, w.skipped, 0);
+	KUNIT_EXPECT_EQ(test, w.waited, waited ? 1 : 0);
+	KUNIT_EXPECT_EQ(test, w.skipped, waited ? 0 : 1);
+}
+
+/* "sync" (6.12): one full grace period per batch, however old the pool. */
+static void test_sync_waits_full_grace_period(struct kunit *test)
+{
+	gp_shrink_old_pool(test, HUGETLB_VMEMMAP_GP_SYNC, true);
 }
 
 /* "polled": a grace period has passed since the pool was filled: no wait. */
 static void test_polled_skips_past_grace_period(struct kunit *test)
 {
-	struct hstate *h = gp_hstate(test);
-	struct gp_waits w;
-
-	gp_fill_pool(test, h, HUGETLB_VMEMMAP_GP_POLLED);
-	synchronize_rcu();
-	w = gp_shrink(test, h);
-	KUNIT_EXPECT_EQ(test, w.waited, 0);
-	KUNIT_EXPECT_EQ(test, w.skipped, 1);
+	gp_shrink_old_pool(test, HUGETLB_VMEMMAP_GP_POLLED, false);
 }
 
 struct gp_reader {

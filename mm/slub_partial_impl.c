@@ -19,15 +19,5 @@
 #include <linux/slub_partial.h>
 
 DEFINE_MM_IMPL_SWITCH(slub_partial, "per-cpu partial accounting", "c", "rust");
-
-#ifdef CONFIG_DEBUG_FS
 /* /sys/kernel/debug/slub_partial/rust: 1 or 0, anything else is -EINVAL. */
-static int __init slub_partial_debugfs_init(void)
-{
-	struct dentry *dir = debugfs_create_dir("slub_partial", NULL);
-
-	mm_impl_switch_debugfs(&slub_partial_switch, dir);
-	return 0;
-}
-late_initcall(slub_partial_debugfs_init);
-#endif
+DEFINE_MM_IMPL_SWITCH_DEBUGFS(slub_partial);

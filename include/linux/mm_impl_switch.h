@@ -137,6 +137,23 @@ static const struct file_operations __fops = {				\
 	early_initcall(_name##_switch_boot)
 
 /**
+ * DEFINE_MM_IMPL_SWITCH_DEBUGFS() - Give a switch a debugfs directory of its own.
+ * @_name: The component, as given to DEFINE_MM_IMPL_SWITCH().
+ *
+ * At late_initcall time, creates /sys/kernel/debug/<_name>/ holding the
+ * switch's file (see mm_impl_switch_debugfs()), for a component that has
+ * no other debugfs file.
+ */
+#define DEFINE_MM_IMPL_SWITCH_DEBUGFS(_name)				\
+	static int __init _name##_switch_debugfs(void)			\
+	{								\
+		mm_impl_switch_debugfs(&_name##_switch,			\
+				       debugfs_create_dir(#_name, NULL)); \
+		return 0;						\
+	}								\
+	late_initcall(_name##_switch_debugfs)
+
+/**
  * DECLARE_MM_IMPL_SWITCH() - Declare the switch of a component.
  * @_name: The component, as given to DEFINE_MM_IMPL_SWITCH().
  */

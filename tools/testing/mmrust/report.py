@@ -204,8 +204,7 @@ def hugetlb(r):
           "Grow the 2 MiB pool to N pages, shrink it to 0: the bulk free's own "
           "time (debugfs `last_ns`) and the part of it spent waiting for RCU "
           "grace periods in vmemmap restores (`last_rcu_ns`).", "")
-    sizes = sorted({int(m.group(1)) for k in r.f
-                    for m in [re.fullmatch(r"hugetlb_free_rust_hvo1_n(\d+)_us", k)] if m})
+    sizes = [n for n, _ in numbered(r.f, r"hugetlb_free_rust_hvo1_n(\d+)_us")]
     rows = []
     for impl in ("rust", "c"):
         for hvo in (1, 0):
@@ -216,16 +215,10 @@ def hugetlb(r):
                              r.fmt(f"hugetlb_free_rcu_wait_{impl}_hvo{hvo}_n{n}_us")])
     r.out("Wall clock (us, medians):", "")
     r.table(["impl", "HVO", "N", "grow", "shrink", "free", "of it RCU wait"], rows)
-    isizes = sorted({int(m.group(1)) for k in r.f
-                     for m in [re.fullmatch(r"hugetlb_free_rust_hvo1_n(\d+)_polled_kinsns_run1", k)] if m})
-    rows = []
-    for impl in ("rust", "c"):
-        for hvo in (1, 0):
-            for n in isizes:
-                for gp in ("polled", "sync"):
-                    rows.append([impl, hvo, n, gp] + [
-                        r.fmt(f"hugetlb_free_{w}{impl}_hvo{hvo}_n{n}_{gp}_kinsns_run{run}")
-                        for w in ("", "outside_rcu_wait_") for run in (1, 2)])
+    isizes = [n for n, _ in numbered(r.f, r"hugetlb_free_rust_hvo1_n(\d+)_polled_kinsns_run1")]
+    rows = [[impl, hvo, n, gp] + [r.fmt(f"hugetlb_free_{w}{impl}_hvo{hvo}_n{n}_{gp}_kinsns_run{run}")
+                                  for w in ("", "outside_rcu_wait_") for run in (1, 2)]
+            for impl in ("rust", "c") for hvo in (1, 0) for n in isizes for gp in ("polled", "sync")]
     r.out("Exact (k guest instructions, QEMU `-icount`), two boots; `gp`: the restore's grace "
           "period wait, polled (the default) or sync (6.12):", "")
     r.table(["impl", "HVO", "N", "gp", "free run 1", "free run 2", "outside RCU wait run 1",
