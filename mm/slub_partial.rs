@@ -89,9 +89,9 @@ fn push_decision(head_slabs: Option<c_int>, limit: u32, drain: bool) -> Push {
             detach: true,
             slabs: 1,
         },
-        // The count is at most the limit plus one (a drain detaches a full
-        // list; a refill stops past half the limit): no overflow, and the
-        // add compiles to one instruction, as C's does.
+        // The count stays within twice the limit (a free detaches a full
+        // list, a refill stops past half of it), far from overflowing: a
+        // plain add, one instruction, as C's.
         Some(n) => Push {
             detach: false,
             slabs: n.wrapping_add(1),

@@ -54,6 +54,9 @@ inner=${MMRUST_BENCH_INNER:-31}        # benchmark rounds per implementation in 
 only=${MMRUST_BENCH_ONLY:-all}         # all, contpte (arm64), clear, slub or hugetlb
 ICOUNT="-icount shift=0,sleep=off"
 say "make bench$([ "$quick" = 0 ] || echo ' QUICK=1'): $MMRUST_ARCH, report in $report"
+bench_start=$(date +%s)
+# progress <what>: one line of progress, with the time since the start.
+progress() { say "  $* ($(( $(date +%s) - bench_start ))s into make bench)"; }
 
 if [ "$MMRUST_ARCH" = arm64 ] && { [ "$only" = all ] || [ "$only" = contpte ]; }; then
 	"$TOP/tools/testing/mmrust/bench_contpte.sh"
@@ -111,6 +114,7 @@ if [ "$only" = all ] || [ "$only" = slub ]; then
 		fi
 		ratio=$(awk -v a="$ns_rust" -v b="$ns_c" 'BEGIN {printf "%.4f", a / b}')
 		ratios+=("$ratio"); rust_all+=("$ns_rust"); c_all+=("$ns_c")
+		progress "SLUB wall-clock boot $r of $rounds done"
 		printf '  boot %d: rust %8s ns/op   c %8s ns/op   rust/c %s\n' "$r" "$ns_rust" "$ns_c" "$ratio"
 		printf 'bench: slub_partial_rust_ns_per_op_boot%d = %s ns\n' "$r" "$ns_rust"
 		printf 'bench: slub_partial_c_ns_per_op_boot%d = %s ns\n' "$r" "$ns_c"
@@ -122,6 +126,7 @@ if [ "$only" = all ] || [ "$only" = slub ]; then
 	say "SLUB per-cpu partial push, exact (instructions, QEMU $ICOUNT): two boots, Rust and C in each"
 	for run in 1 2; do
 		slub_boot "$LOGS/bench-slub-icount-$run.log" "$ICOUNT" "${hackbench_args[@]}"
+		progress "SLUB exact boot $run of 2 done"
 		eval "ir$run=$ns_rust ic$run=$ns_c"
 		printf '  run %d: rust %8s insns/op   c %8s insns/op   rust/c %s\n' "$run" "$ns_rust" "$ns_c" \
 			"$(ratio "$ns_rust" "$ns_c")"
@@ -189,6 +194,7 @@ for r in $(seq 1 "$hboots"); do
 		mmrust.bench_reps=$hreps kunit.enable=0 || true
 	grep -q 'hugetlb_bench: impl=' "$log" || say "  no hugetlb results in $log"
 	grep 'hugetlb_bench: no room' "$log" | sort -u | sed 's/^/  /' || true
+	progress "hugetlb wall-clock boot $r of $hboots done"
 done
 # hstat <logs> <impl> <hvo> <n> <field> [<gp>]: median of the field over
 # every repetition (with the restore's grace period switch on <gp>, polled
@@ -359,6 +365,7 @@ say "hugetlb bulk free against vCPUs: Rust, HVO on, $hmid pages"
 for smp in ${MMRUST_BENCH_SMP:-1 2 4}; do
 	MMRUST_SMP=$smp "$TOP/tools/testing/mmrust/boot.sh" bench "$LOGS/bench-hugetlb-smp$smp-1.log" \
 		mmrust.bench=hugetlb mmrust.bench_n=$hmid mmrust.bench_reps=$hreps kunit.enable=0 || true
+	progress "hugetlb boot with $smp vCPUs done"
 	v=$(hstat smp$smp rust 1 $hmid free_ns)
 	[ -n "$v" ] || { say "  no result for $smp vCPUs"; continue; }
 	printf 'bench: hugetlb_free_rust_hvo1_n%s_smp%s_us = %s us\n' $hmid "$smp" "$(us "$v")"
