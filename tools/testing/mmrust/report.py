@@ -199,6 +199,24 @@ def line_style(impl, hvo):
             "markerfacecolor": "none"}
 
 
+def free_vs_n(r, ax, sizes, name, ylabel, title):
+    """Bulk free time (in thousands of the figures' unit) against N, one
+    line per implementation and HVO setting; name is a format string of
+    impl, hvo and n."""
+    for impl in ("rust", "c"):
+        for hvo in (1, 0):
+            ys = [r.v(name.format(impl=impl, hvo=hvo, n=n)) for n in sizes]
+            ax.plot(sizes, [y / 1000 if y else None for y in ys],
+                    label=f"{IMPL[impl]}, HVO {'on' if hvo else 'off'}", **line_style(impl, hvo))
+    if sizes:
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+    ax.set_xlabel("N (2 MiB pages freed)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+
+
 def hugetlb(r):
     r.out("## hugetlb bulk free, Rust vs C, HVO on and off (seed 004)", "",
           "Grow the 2 MiB pool to N pages, shrink it to 0: the bulk free's own "
@@ -236,29 +254,10 @@ def hugetlb(r):
     r.table(["figure", "value"], [[f"`{k}`", f"{r.fmt(k)} {r.f[k][1]}".strip()] for k in heads])
     if sizes:
         fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-        for impl in ("rust", "c"):
-            for hvo in (1, 0):
-                ys = [r.v(f"hugetlb_free_{impl}_hvo{hvo}_n{n}_us") for n in sizes]
-                axes[0].plot(sizes, [y / 1000 if y else None for y in ys],
-                             label=f"{IMPL[impl]}, HVO {'on' if hvo else 'off'}", **line_style(impl, hvo))
-        axes[0].set_xscale("log", base=2)
-        axes[0].set_yscale("log")
-        axes[0].set_xlabel("N (2 MiB pages freed)")
-        axes[0].set_ylabel("bulk free time (ms, guest wall clock)")
-        axes[0].set_title("hugetlb bulk free, wall clock")
-        axes[0].legend(fontsize=8)
-        for impl in ("rust", "c"):
-            for hvo in (1, 0):
-                ys = [r.v(f"hugetlb_free_{impl}_hvo{hvo}_n{n}_polled_kinsns_run1") for n in isizes]
-                axes[1].plot(isizes, [y / 1000 if y else None for y in ys],
-                             label=f"{IMPL[impl]}, HVO {'on' if hvo else 'off'}", **line_style(impl, hvo))
-        if isizes:
-            axes[1].set_xscale("log", base=2)
-            axes[1].set_yscale("log")
-        axes[1].set_xlabel("N (2 MiB pages freed)")
-        axes[1].set_ylabel("M guest instructions")
-        axes[1].set_title("hugetlb bulk free, exact (icount), grace period polled")
-        axes[1].legend(fontsize=8)
+        free_vs_n(r, axes[0], sizes, "hugetlb_free_{impl}_hvo{hvo}_n{n}_us",
+                  "bulk free time (ms, guest wall clock)", "hugetlb bulk free, wall clock")
+        free_vs_n(r, axes[1], isizes, "hugetlb_free_{impl}_hvo{hvo}_n{n}_polled_kinsns_run1",
+                  "M guest instructions", "hugetlb bulk free, exact (icount), grace period polled")
         r.plot(fig, "hugetlb_free_vs_n.png", "hugetlb bulk free time against N")
     smp = numbered(r.f, r"hugetlb_free_rust_hvo1_n\d+_smp(\d+)_us")
     if smp:
