@@ -184,10 +184,29 @@ register hugetlb_selftests
 # in vmemmap restores (last_rcu_ns) and its counters.  The pool sits for
 # 0.1 s between the grow and the shrink (a pool is filled before it is
 # used); mmrust.bench_gp= (comma-separated: polled, sync) repeats each
-# measurement with the restore's grace period switch set so.  The order of the implementations
-# alternates from one repetition to the next.
+# measurement with the restore's grace period switch set so.  The order
+# of the implementations alternates from one repetition to the next.
+# One grow, pause, shrink of bench_hugetlb(), with its impl, gp, hvo, n.
+bench_hugetlb_one() {
+	local l t w g s
+	echo $( [ "$impl" = rust ] && echo 1 || echo 0) > $DBG/rust
+	[ "$gp" = - ] || echo $( [ "$gp" = polled ] && echo 1 || echo 0) > $GP/polled
+	echo $hvo > $HVO
+	g=$(timed_write $HP/nr_hugepages "$n")
+	[ "$(cat $HP/nr_hugepages)" = "$n" ] || {
+		echo "hugetlb_bench: no room for $n"; empty_pool; return; }
+	sleep 0.1
+	l=$(stat_of lock_cycles) t=$(stat_of tlb_flushes) w=$(stat_of rcu_waits)
+	s=$(timed_write $HP/nr_hugepages 0)
+	echo "hugetlb_bench: impl=$impl hvo=$hvo n=$n grow_ns=$g shrink_ns=$s" \
+		"free_ns=$(stat_of last_ns) rcu_ns=$(stat_of last_rcu_ns)" \
+		"lock_cycles=$(( $(stat_of lock_cycles) - l ))" \
+		"tlb_flushes=$(( $(stat_of tlb_flushes) - t ))" \
+		"rcu_waits=$(( $(stat_of rcu_waits) - w )) gp=$gp"
+}
+
 bench_hugetlb() {
-	local hvo n rep l t w g s sizes reps impls impl order gps gp
+	local hvo n rep sizes reps impls impl order gps gp
 	sizes=$(sed -n 's/.*mmrust\.bench_n=\([0-9,]*\).*/\1/p' /proc/cmdline | tr , ' ')
 	reps=$(sed -n 's/.*mmrust\.bench_reps=\([0-9]*\).*/\1/p' /proc/cmdline)
 	impls=$(sed -n 's/.*mmrust\.bench_impls=\([a-z,]*\).*/\1/p' /proc/cmdline | tr , ' ')
@@ -200,22 +219,9 @@ bench_hugetlb() {
 		for hvo in 1 0; do
 			for n in ${sizes:-64 512 1024}; do
 				for impl in $order; do
-				for gp in $gps; do
-					echo $( [ "$impl" = rust ] && echo 1 || echo 0) > $DBG/rust
-					[ "$gp" = - ] || echo $( [ "$gp" = polled ] && echo 1 || echo 0) > $GP/polled
-					echo $hvo > $HVO
-					g=$(timed_write $HP/nr_hugepages "$n")
-					[ "$(cat $HP/nr_hugepages)" = "$n" ] || {
-						echo "hugetlb_bench: no room for $n"; empty_pool; continue; }
-					sleep 0.1
-					l=$(stat_of lock_cycles) t=$(stat_of tlb_flushes) w=$(stat_of rcu_waits)
-					s=$(timed_write $HP/nr_hugepages 0)
-					echo "hugetlb_bench: impl=$impl hvo=$hvo n=$n grow_ns=$g shrink_ns=$s" \
-						"free_ns=$(stat_of last_ns) rcu_ns=$(stat_of last_rcu_ns)" \
-						"lock_cycles=$(( $(stat_of lock_cycles) - l ))" \
-						"tlb_flushes=$(( $(stat_of tlb_flushes) - t ))" \
-						"rcu_waits=$(( $(stat_of rcu_waits) - w )) gp=$gp"
-				done
+					for gp in $gps; do
+						bench_hugetlb_one
+					done
 				done
 			done
 		done
