@@ -14,7 +14,7 @@ CACHE := $(MMRUST_CACHE)
 TEST_ARCHES := x86_64 arm64
 override ARCHES := $(if $(ARCH),$(ARCH),$(TEST_ARCHES))
 override ONE_ARCH := $(if $(ARCH),$(ARCH),x86_64)
-override BUILD_ARCHES := $(if $(filter run shell bench,$(MAKECMDGOALS)),$(ONE_ARCH),$(ARCHES))
+override BUILD_ARCHES := $(if $(filter run shell bench stress,$(MAKECMDGOALS)),$(ONE_ARCH),$(ARCHES))
 export MMRUST_ARCHES := $(ARCHES)
 export MMRUST_ARCH := $(ONE_ARCH)
 unexport ARCH
@@ -22,7 +22,7 @@ unexport ARCH
 # $(call step,<what it does>,<script and arguments>): one step, announced.
 step = @echo "==> $@: $(1)" && bash $(T)/$(2)
 
-.PHONY: all help setup prepare build build-debug test test-debug kunit boot run shell bench check series kunit-tool clean distclean
+.PHONY: all help setup prepare build build-debug test test-debug kunit boot run shell bench stress check series kunit-tool clean distclean
 
 all: help
 
@@ -35,6 +35,8 @@ help:
 	@echo "make boot     boot tests only"
 	@echo "make bench    benchmarks (Rust vs C in one image), 'bench: <name> = <value>' lines,"
 	@echo "              and a report with plots (QUICK=1: every step, smallest sizes)"
+	@echo "make stress   a concurrent stress of every component (DURATION=<minutes>, default 5;"
+	@echo "              STRESS_SMP=\"2 4\" vCPU counts), on the x86_64 debug image"
 	@echo "make check    checkpatch, rustfmt and clippy on our code"
 	@echo "make series   the whole overlay as one git format-patch series against the plain base"
 	@echo "make kunit-tool  the KUnit suites through the base's kunit.py and mm/.kunitconfig (second build)"
@@ -86,6 +88,14 @@ kunit-tool: prepare
 
 bench: build
 	$(call step,benchmarks,bench.sh)
+
+# make stress DURATION=<minutes> STRESS_SMP="<vCPU counts>": on the
+# x86_64 debug image (MMRUST_DEBUG=0 or ARCH=arm64: the test image).
+STRESS_IMAGE := $(if $(and $(filter x86_64,$(ONE_ARCH)),$(filter 1,$(MMRUST_DEBUG))),build-debug,build)
+stress: $(STRESS_IMAGE)
+	$(call step,concurrent stress ($(or $(DURATION),5) min per boot; vCPUs: $(or $(STRESS_SMP),2 4)),test.sh stress)
+stress: export MMRUST_STRESS_MINUTES = $(or $(DURATION),5)
+stress: export MMRUST_STRESS_SMP = $(or $(STRESS_SMP),2 4)
 
 check: prepare
 	$(call step,checkpatch - rustfmt - clippy,check.sh)

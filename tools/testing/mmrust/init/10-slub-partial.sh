@@ -93,6 +93,45 @@ test_slub_churn() {
 }
 register slub_churn
 
+# The churn driver (CONFIG_SLUB_CPU_PARTIAL_RUST_CHURN): rounds on private
+# caches, freeing objects allocated on other CPUs, each CPU's partial list
+# checked after every round by the driver (mm/slub_partial_churn.c).
+CHURN=/sys/kernel/debug/slub_partial_churn
+
+# churn_stat <name>: a counter of the churn driver.
+churn_stat() { awk -v k="$1" '$1 == k {print $2}' $CHURN/stats; }
+
+# churn_all_cpus <rounds>: the driver on every CPU at once, one writer
+# pinned to each; fails when a writer's run failed.
+churn_all_cpus() {
+	local c pids="" rc=0
+	for c in $(seq 0 $(( $(nproc) - 1 ))); do
+		taskset -c "$c" sh -c "echo $1 > $CHURN/run" &
+		pids="$pids $!"
+	done
+	for c in $pids; do wait "$c" || rc=1; done
+	return $rc
+}
+
+# Every CPU at once: objects freed on a CPU other than the allocating one,
+# no allocation failing, the bound and the stored count kept, nothing left.
+test_slub_churn_cross_cpu() {
+	local a f fr rf v
+	[ -d $CHURN ] || { echo "skip: no $CHURN"; return 2; }
+	a=$(churn_stat allocs) f=$(churn_stat alloc_failures) fr=$(churn_stat frees)
+	rf=$(churn_stat remote_frees) v=$(churn_stat bound_violations)
+	churn_all_cpus 200 || fail "a write to $CHURN/run failed" || return 1
+	a=$(( $(churn_stat allocs) - a )) f=$(( $(churn_stat alloc_failures) - f ))
+	fr=$(( $(churn_stat frees) - fr )) rf=$(( $(churn_stat remote_frees) - rf ))
+	v=$(( $(churn_stat bound_violations) - v ))
+	echo "note: $a allocations, $f failed, $fr frees ($rf remote), $v bound violations"
+	[ "$f" = 0 ] && [ "$fr" = "$a" ] && [ "$(churn_stat outstanding)" = 0 ] ||
+		fail "allocations and frees do not match" || return 1
+	[ "$(nproc)" = 1 ] || [ "$rf" -gt 0 ] || fail "no object was freed on another CPU" || return 1
+	[ "$v" = 0 ] || fail "per-cpu partial bound broken $v times"
+}
+register slub_churn_cross_cpu
+
 show_caches() {
 	printf '  %-22s %11s %6s %s\n' cache cpu_partial objs/s slabs_cpu_partial
 	for s in "$@"; do

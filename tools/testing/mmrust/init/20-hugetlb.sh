@@ -8,8 +8,13 @@ HVO=/proc/sys/vm/hugetlb_optimize_vmemmap
 meminfo() { awk -v k="$1:" '$1 == k {print $2}' /proc/meminfo; }
 
 # Free base pages: in the buddy plus on the per-cpu lists, where freed
-# huge pages may sit for a while (MemFree does not count those).
+# huge pages may sit for a while (MemFree does not count those), after
+# every slab cache is shrunk: its empty slabs, the objects on its per-cpu
+# lists and, in the debug image, those KASAN's quarantine holds back go
+# back to the page allocator (otherwise thousands of pages come and go).
 free_pages() {
+	local c
+	for c in /sys/kernel/slab/*/shrink; do echo 1 > "$c"; done 2> /dev/null
 	awk '$1 == "nr_free_pages" {n += $2} $1 == "count:" {n += $2} END {print n}' /proc/zoneinfo
 }
 stat_of() { cat "$DBG/$1"; }

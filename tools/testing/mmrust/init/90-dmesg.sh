@@ -3,9 +3,17 @@
 # The reports of the debug image's checkers too: KASAN and kmemleak print
 # "BUG:", lockdep "WARNING:"; UBSAN, list and page-state reports have their
 # own first lines.
+# On a failure, the first report is printed whole (40 lines from its first
+# line: the trace), so that the console log of a CI run that keeps only
+# the test output still shows where it came from.
+DMESG_BAD='WARNING:|BUG:|Oops|UBSAN:|list_(add|del) corruption|Bad page state'
 test_dmesg_clean() {
-	bad=$(dmesg | grep -E 'WARNING:|BUG:|Oops|UBSAN:|list_(add|del) corruption|Bad page state')
-	[ -z "$bad" ] || fail "$bad"
+	bad=$(dmesg | grep -E "$DMESG_BAD")
+	[ -n "$bad" ] || return 0
+	echo "$bad"
+	echo "the first report:"
+	dmesg | grep -m1 -A40 -E "$DMESG_BAD"
+	return 1
 }
 register dmesg_clean
 

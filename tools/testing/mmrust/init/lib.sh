@@ -1,17 +1,25 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers of the boot tests (busybox sh).  A test is a shell function
 # test_<name>; it passes by returning 0, is skipped by returning 2 (and
-# saying why), and prints why when it fails.
+# saying why), and prints why when it fails; lines it prints starting
+# with "note: " are shown when it passes too (figures the README quotes).
 
 TESTS=""
 register() { TESTS="$TESTS $1"; }
 
+# run_tests: every registered test, or those named by mmrust.tests=
+# (comma-separated) on the kernel command line.
 run_tests() {
+	local only
+	only=$(cmdline_param mmrust.tests "")
+	[ -z "$only" ] || TESTS=$(echo "$only" | tr , ' ')
 	for t in $TESTS; do
 		out=$("test_$t" 2>&1)
 		rc=$?
 		if [ $rc = 0 ]; then
 			echo "mmrust: ok $t"
+			# What a passing test reports: its lines "note: ...".
+			echo "$out" | sed -n "s/^note: /mmrust: note $t: /p"
 		elif [ $rc = 2 ]; then
 			echo "mmrust: skip $t: $out"
 		else
@@ -57,6 +65,7 @@ check_impl() {
 bad_value() {
 	case $1 in
 	empty) ;;
+	zero) printf 0 ;;
 	space) printf ' ' ;;
 	negative) printf -- -1 ;;
 	word) printf abc ;;

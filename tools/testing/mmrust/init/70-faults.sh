@@ -1,0 +1,185 @@
+# SPDX-License-Identifier: GPL-2.0
+# Faults from the kernel's own framework (CONFIG_FAIL_PAGE_ALLOC,
+# CONFIG_FAILSLAB, debugfs fail_page_alloc and failslab: the debug image).
+#
+# fail_page_alloc, with task-filter on, fails page allocations of the
+# tasks whose /proc/<pid>/make-it-fail is 1: here, the shell that writes
+# 0 to nr_hugepages, in whose context the bulk free restores the vmemmap
+# of each HVO-optimized folio (order-0 allocations, hence min-order 0;
+# GFP_KERNEL ones, hence ignore-gfp-wait N).  Its stack filter
+# (require-start/end) narrows that to allocations made under
+# __hugetlb_vmemmap_restore_folio(): without it, the shell's own
+# copy-on-write faults failed and were retried until the whole budget of
+# failures was spent (seen: "Huh VM_FAULT_OOM leaked out to the #PF
+# handler" a million times).  A folio whose restore fails must come back
+# as a surplus page, freeable once the injection stops.
+#
+# failslab, with cache-filter on, fails the allocations of the caches
+# marked in sysfs (/sys/kernel/slab/<cache>/failslab): the private caches
+# of the churn driver
+# (CONFIG_SLUB_CPU_PARTIAL_RUST_CHURN, $CHURN and its helpers in
+# 10-slub-partial.sh), run on every CPU at once.
+#
+# Each test arms its fault_attr with times = FAULT_TIMES; what is left of
+# it afterwards tells how many failures were injected, which each test
+# prints ("injected <n>") and requires to be more than 0.
+
+FPA=/sys/kernel/debug/fail_page_alloc
+FSL=/sys/kernel/debug/failslab
+FAULT_TIMES=1000000
+
+# fault_arm <dir> <probability %> <interval>: failures from now on, quietly
+# (verbose 0: no stack per failure), at most FAULT_TIMES of them.
+fault_arm() {
+	echo 0 > "$1/verbose" && echo 0 > "$1/space" && echo "$3" > "$1/interval" &&
+		echo $FAULT_TIMES > "$1/times" && echo "$2" > "$1/probability"
+}
+
+# fault_disarm <dir>: no more failures; prints how many were injected.
+fault_disarm() {
+	echo 0 > "$1/probability"
+	echo $(( FAULT_TIMES - $(cat "$1/times") ))
+	echo 1 > "$1/interval"
+}
+
+# fpa_aim_restore: fail_page_alloc for the tasks marked make-it-fail, and
+# only for allocations made under __hugetlb_vmemmap_restore_folio() (its
+# address range from /proc/kallsyms: up to the next symbol).
+fpa_aim_restore() {
+	local r
+	r=$(sort /proc/kallsyms | awk 's && !e && $1 > s {e = $1}
+		$3 == "__hugetlb_vmemmap_restore_folio" {s = $1} END {print s, e}')
+	set -- $r
+	[ -n "${2:-}" ] || fail "__hugetlb_vmemmap_restore_folio not in /proc/kallsyms" || return 1
+	echo "0x$1" > $FPA/require-start && echo "0x$2" > $FPA/require-end &&
+		echo Y > $FPA/task-filter && echo N > $FPA/ignore-gfp-wait &&
+		echo N > $FPA/ignore-gfp-highmem && echo 0 > $FPA/min-order
+}
+
+fault_present() {
+	[ -d "$1" ] || { echo "skip: no $1 (the kernel's fault injection: the debug image)"; return 2; }
+}
+
+# fault_shrink <dir> <pages> <probability %> <interval> [<surplus>]: a
+# pool of <pages> pages of <dir>, HVO on, shrunk to 0 with the restore's
+# page allocations failing: afterwards every folio is freed or a surplus
+# page (exactly <surplus> of them when given), sysfs and /proc/meminfo
+# agree, the surplus pages go once the injection stops, and the free
+# pages come back.  Skipped for a 1 GiB pool that finds no room.
+fault_shrink() {
+	local d=$1 n=$2 prob=$3 ival=$4 want=${5:-} mem injected surplus try
+	fault_present $FPA || return
+	[ -d "$d" ] || { echo "skip: no $d"; return 2; }
+	[ -e $HVO ] || { echo "skip: no HVO in this kernel (no $HVO)"; return 2; }
+	empty_pool $HP || return 1
+	[ ! -d $HP1G ] || empty_pool $HP1G || return 1
+	echo 1 > $HVO
+	mem=$(free_pages)
+	echo "$n" > "$d/nr_hugepages"
+	if [ "$(cat "$d/nr_hugepages")" != "$n" ] && [ "$d" = $HP1G ]; then
+		echo "skip: no room for $n 1 GiB page(s)"; empty_pool "$d"; return 2
+	fi
+	check_pool "$d" "$n" 0 || return 1
+	fpa_aim_restore && fault_arm $FPA "$prob" "$ival" || fail "cannot arm $FPA" || return 1
+	# The write itself may fail before the shrink (its buffer's
+	# allocation): then nothing changed, and it is tried again.
+	for try in 1 2 3; do
+		(echo 1 > /proc/self/make-it-fail && echo 0 > "$d/nr_hugepages") 2> /dev/null
+		[ "$(cat "$d/nr_hugepages")" = "$n" ] && [ "$(cat "$d/surplus_hugepages")" = 0 ] || break
+	done
+	injected=$(fault_disarm $FPA)
+	surplus=$(cat "$d/surplus_hugepages")
+	echo "note: $d: $n pages, probability $prob% interval $ival: injected $injected," \
+		"$surplus kept as surplus, $(( n - surplus )) freed ($try write(s))"
+	check_pool "$d" "$surplus" "$surplus" || return 1
+	[ -z "$want" ] || [ "$surplus" = "$want" ] || fail "want $want surplus pages" || return 1
+	[ "$injected" -gt 0 ] || fail "no failure was injected" || return 1
+	empty_pool "$d" && check_pool "$d" 0 0 || return 1
+	[ $(( mem - $(free_pages) )) -lt 384 ] || fail "free pages: $mem before, $(free_pages) after"
+}
+
+# Every allocation failing: no restore can succeed, every folio stays.
+test_fault_hugetlb_2m_every_alloc() { fault_shrink $HP 32 100 1 32; }
+register fault_hugetlb_2m_every_alloc
+test_fault_hugetlb_2m_probability_30() { fault_shrink $HP 64 30 1; }
+register fault_hugetlb_2m_probability_30
+test_fault_hugetlb_2m_probability_5() { fault_shrink $HP 64 5 1; }
+register fault_hugetlb_2m_probability_5
+# Every 40th allocation (a folio's restore takes 7 of them).
+test_fault_hugetlb_2m_interval_40() { fault_shrink $HP 64 100 40; }
+register fault_hugetlb_2m_interval_40
+test_fault_hugetlb_1g_every_alloc() { fault_shrink $HP1G 1 100 1 1; }
+register fault_hugetlb_1g_every_alloc
+# One allocation in 100 of the 4095 of a 1 GiB restore.
+test_fault_hugetlb_1g_probability_1() { fault_shrink $HP1G 1 1 1; }
+register fault_hugetlb_1g_probability_1
+# Every 1000th: the restore fails part-way, after 999 pages.
+test_fault_hugetlb_1g_interval_1000() { fault_shrink $HP1G 1 100 1000 1; }
+register fault_hugetlb_1g_interval_1000
+
+# failslab_mark: failslab's cache-filter on, the churn caches marked.
+failslab_mark() {
+	local c
+	for c in /sys/kernel/slab/slub_partial_churn-*; do
+		echo 1 > "$c/failslab" || return 1
+	done
+	echo Y > $FSL/cache-filter
+}
+
+# A shrink list holding optimized folios ahead of plain ones (HVO turned
+# off between two grows), every restore failing: the optimized folios
+# stay as surplus pages, the plain ones are freed, with no restore tried
+# on them (6.12 warned there, C and Rust: patches/0025).
+test_fault_hugetlb_mixed_list() {
+	local warns injected
+	fault_present $FPA || return
+	[ -e $HVO ] || { echo "skip: no HVO in this kernel (no $HVO)"; return 2; }
+	empty_pool $HP || return 1
+	echo 1 > $HVO && set_pool $HP 4 && echo 0 > $HVO && set_pool $HP 8 || return 1
+	warns=$(dmesg | grep -c 'WARNING:')
+	fpa_aim_restore && fault_arm $FPA 100 1 || fail "cannot arm $FPA" || return 1
+	(echo 1 > /proc/self/make-it-fail && echo 0 > $HP/nr_hugepages)
+	injected=$(fault_disarm $FPA)
+	echo 1 > $HVO
+	echo "note: 4 optimized and 4 plain folios, every restore failing: injected $injected," \
+		"$(cat $HP/surplus_hugepages) kept as surplus"
+	[ "$(dmesg | grep -c 'WARNING:')" = "$warns" ] ||
+		fail "$(dmesg | grep -A3 'WARNING:' | tail -4)" || return 1
+	check_pool $HP 4 4 && empty_pool && check_pool $HP 0 0
+}
+register fault_hugetlb_mixed_list
+
+# fault_churn <probability %> <interval>: the churn driver on every CPU
+# with failslab failing its caches' allocations: each injected failure is
+# one failed allocation the driver saw (no other cache may fail), no
+# per-cpu partial list broke its bound, no object is left, and the frees
+# match the allocations.
+fault_churn() {
+	local prob=$1 ival=$2 rounds=100 r a f fr v injected rc=0
+	fault_present $FSL || return
+	[ -d $CHURN ] || { echo "skip: no $CHURN"; return 2; }
+	r=$(churn_stat rounds) a=$(churn_stat allocs) f=$(churn_stat alloc_failures)
+	fr=$(churn_stat frees) v=$(churn_stat bound_violations)
+	failslab_mark && echo N > $FSL/ignore-gfp-wait &&
+		echo N > $FSL/task-filter && fault_arm $FSL "$prob" "$ival" ||
+		fail "cannot arm $FSL" || return 1
+	churn_all_cpus $rounds || rc=1
+	injected=$(fault_disarm $FSL)
+	[ $rc = 0 ] || fail "a write to $CHURN/run failed" || return 1
+	r=$(( $(churn_stat rounds) - r )) a=$(( $(churn_stat allocs) - a ))
+	f=$(( $(churn_stat alloc_failures) - f )) fr=$(( $(churn_stat frees) - fr ))
+	v=$(( $(churn_stat bound_violations) - v ))
+	echo "note: churn, probability $prob% interval $ival: $r rounds, $a allocations," \
+		"injected $injected, failed $f, $fr frees, $v bound violations"
+	[ "$r" = $(( rounds * $(nproc) )) ] || fail "rounds: $r" || return 1
+	[ "$injected" -gt 0 ] && [ "$f" = "$injected" ] ||
+		fail "failed allocations $f, injected failures $injected" || return 1
+	[ "$fr" = "$a" ] && [ "$(churn_stat outstanding)" = 0 ] ||
+		fail "$a allocations, $fr frees, $(churn_stat outstanding) outstanding" || return 1
+	[ "$v" = 0 ] || fail "per-cpu partial bound broken $v times"
+}
+
+test_fault_failslab_churn_probability_10() { fault_churn 10 1; }
+register fault_failslab_churn_probability_10
+test_fault_failslab_churn_interval_7() { fault_churn 100 7; }
+register fault_failslab_churn_interval_7

@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0
+# A concurrent stress of the components at once, for a bounded time:
+#
+#   - two writers resizing the 2 MiB pool to random sizes (0-48 pages) and
+#     one growing and shrinking the 1 GiB pool (when there is one): bulk
+#     frees, with their vmemmap restores' page allocations failing at 5 %
+#     where the kernel has fail_page_alloc (the debug image);
+#   - one writer flipping every implementation switch (Rust and C, and
+#     the others) and HVO between their two values, every 0.3 s;
+#   - the churn driver pinned to each CPU, freeing objects allocated on
+#     the others (10-slub-partial.sh), with failslab failing 5 % of its
+#     caches' allocations where the kernel has it;
+#   - THP and 2 MiB hugetlb demand faults and munmaps (demand_fault).
+#
+# At the end: the switches back as booted, both pools emptied with their
+# counters exact, no per-cpu partial bound broken, no churn object left,
+# and the free pages within STRESS_FREE_TOLERANCE pages (32 MiB) of where
+# they started; splats are dmesg_clean's (90-dmesg.sh), which runs after.
+# The boot test "stress" runs it for mmrust.stress_secs= seconds (20 by
+# default); 'make stress' boots with mmrust.mode=stress, which runs it
+# and dmesg_clean only, for minutes.
+
+STRESS_DIR=/tmp/stress
+STRESS_FREE_TOLERANCE=8192
+SWITCHES="/sys/kernel/debug/slub_partial/rust /sys/kernel/debug/hugetlb_bulk_free/rust
+/sys/kernel/debug/hugetlb_vmemmap_gp/polled /sys/kernel/debug/clear_pages/batched
+/sys/kernel/debug/contpte/on"
+
+stress_running() { [ ! -e $STRESS_DIR/stop ]; }
+
+# stress_pool <dir> <max pages> <name>: resizes the pool until stopped.
+stress_pool() {
+	local i=0 v
+	while stress_running; do
+		v=$(( RANDOM % ($2 + 1) ))
+		if [ -d $FPA ]; then
+			(echo 1 > /proc/self/make-it-fail && echo $v > "$1/nr_hugepages") 2> /dev/null
+		else
+			echo $v > "$1/nr_hugepages" 2> /dev/null
+		fi
+		i=$((i + 1))
+	done
+	echo "$3: $i resizes" > $STRESS_DIR/$3
+}
+
+stress_switches() {
+	local i=0 f
+	while stress_running; do
+		for f in $SWITCHES $HVO; do
+			[ ! -e "$f" ] || echo $((i % 2)) > "$f"
+		done
+		i=$((i + 1))
+		sleep 0.3
+	done
+	echo "switches: $i flips of each" > $STRESS_DIR/switches
+}
+
+# stress_churn <cpu>: runs of 20 rounds, pinned to <cpu>.
+stress_churn() {
+	local i=0 bad=0
+	while stress_running; do
+		taskset -c "$1" sh -c "echo 20 > $CHURN/run" || bad=$((bad + 1))
+		i=$((i + 1))
+	done
+	echo "churn cpu$1: $i runs, $bad failed" > $STRESS_DIR/churn$1
+}
+
+# stress_faults <kind> <MiB>: map, fault in, unmap; a hugetlb mapping is
+# refused when the pool is short at that moment, a THP one never.
+stress_faults() {
+	local ok=0 no=0
+	while stress_running; do
+		if demand_fault "$1" "$2" 1 > /dev/null 2>&1; then ok=$((ok + 1)); else no=$((no + 1)); fi
+	done
+	echo "faults $1: $ok runs, $no refused" > $STRESS_DIR/faults-$1
+}
+
+# stress_run <seconds>: the stress and its checks; prints what each worker
+# did and what the fault injection injected.
+stress_run() {
+	local secs=$1 mem booted="" f c rf v t=0 injected_pa=- injected_slab=- sw
+	rm -rf $STRESS_DIR && mkdir -p $STRESS_DIR
+	empty_pool $HP || return 1
+	[ ! -d $HP1G ] || empty_pool $HP1G || return 1
+	mem=$(free_pages)
+	for f in $SWITCHES $HVO; do
+		[ ! -e "$f" ] || booted="$booted $f=$(cat "$f")"
+	done
+	[ ! -d $CHURN ] || { rf=$(churn_stat remote_frees) v=$(churn_stat bound_violations); }
+	if [ -d $FPA ]; then
+		fpa_aim_restore && fault_arm $FPA 5 1 || fail "cannot arm $FPA" || return 1
+	fi
+	if [ -d $FSL ]; then
+		failslab_mark && echo N > $FSL/ignore-gfp-wait &&
+			echo N > $FSL/task-filter && fault_arm $FSL 5 1 ||
+			fail "cannot arm $FSL" || return 1
+	fi
+
+	stress_pool $HP 48 pool2m-a &
+	stress_pool $HP 48 pool2m-b &
+	[ ! -d $HP1G ] || stress_pool $HP1G 1 pool1g &
+	stress_switches &
+	if [ -d $CHURN ]; then
+		for c in $(seq 0 $(( $(nproc) - 1 ))); do stress_churn "$c" & done
+	fi
+	stress_faults thp 32 &
+	stress_faults hugetlb-2m 16 &
+	while [ $t -lt "$secs" ]; do
+		sleep 10
+		t=$((t + 10))
+		# Progress on the console, for the long runs of 'make stress'.
+		[ $((t % 60)) != 0 ] || echo "stress: ${t}s of ${secs}s" > /dev/console
+	done
+	touch $STRESS_DIR/stop
+	wait
+
+	[ ! -d $FPA ] || injected_pa=$(fault_disarm $FPA)
+	[ ! -d $FSL ] || injected_slab=$(fault_disarm $FSL)
+	for sw in $booted; do echo "${sw#*=}" > "${sw%=*}"; done
+	sed 's/^/note: /' $STRESS_DIR/[a-z]*
+	echo "note: fault injection: $injected_pa page allocation failures, $injected_slab slab allocation failures"
+	empty_pool $HP && { [ ! -d $HP1G ] || empty_pool $HP1G; } || return 1
+	check_pool $HP 0 0 && { [ ! -d $HP1G ] || check_pool $HP1G 0 0; } || return 1
+	! grep -q ' [1-9][0-9]* failed$' $STRESS_DIR/churn* 2> /dev/null ||
+		fail "a write to $CHURN/run failed" || return 1
+	! grep -q '^faults thp: .* [1-9][0-9]* refused$' $STRESS_DIR/faults-thp ||
+		fail "a THP mapping failed" || return 1
+	if [ -d $CHURN ]; then
+		rf=$(( $(churn_stat remote_frees) - rf )) v=$(( $(churn_stat bound_violations) - v ))
+		echo "note: churn: $rf remote frees, $v bound violations, $(churn_stat outstanding) objects left"
+		[ "$v" = 0 ] && [ "$(churn_stat outstanding)" = 0 ] ||
+			fail "per-cpu partial bound broken or objects left" || return 1
+	fi
+	echo "note: free pages: $mem before, $(free_pages) after (tolerance $STRESS_FREE_TOLERANCE)"
+	[ $(( mem - $(free_pages) )) -lt $STRESS_FREE_TOLERANCE ] || fail "free pages not back"
+}
+
+test_stress() {
+	local secs
+	secs=$(cmdline_param mmrust.stress_secs 20)
+	echo "note: ${secs}s on $(nproc) CPUs"
+	stress_run "$secs"
+}
+register stress
