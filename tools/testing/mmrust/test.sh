@@ -135,7 +135,7 @@ run_boot() {  # run_boot <label> <mode> <params...>
 	pid=$!
 	# Progress every minute: the last verdict or stress line so far.
 	while ! timeout 60 tail --pid=$pid -f /dev/null; do
-		t=$(grep -E '^(mmrust: (ok|not ok|skip) |stress: )' "$log" 2> /dev/null | tail -1)
+		t=$(grep -E '^(mmrust: (ok|not ok|skip) |stress: )' "$log" 2> /dev/null | tail -1) || true
 		say "  $label: $(( $(date +%s) - start ))s${t:+, last: $t}"
 	done
 	wait $pid || true
