@@ -81,8 +81,8 @@ fault_shrink() {
 	fi
 	check_pool "$d" "$n" 0 || return 1
 	fpa_aim_restore && fault_arm $FPA "$prob" "$ival" || fail "cannot arm $FPA" || return 1
-	# The write itself may fail before the shrink (its buffer's
-	# allocation): then nothing changed, and it is tried again.
+	# Tried again only if the write changed nothing (with the stack
+	# filter, nothing but the restore fails: one write has sufficed).
 	for try in 1 2 3; do
 		(echo 1 > /proc/self/make-it-fail && echo 0 > "$d/nr_hugepages") 2> /dev/null
 		[ "$(cat "$d/nr_hugepages")" = "$n" ] && [ "$(cat "$d/surplus_hugepages")" = 0 ] || break
