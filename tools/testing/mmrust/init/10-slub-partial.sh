@@ -101,6 +101,10 @@ CHURN=/sys/kernel/debug/slub_partial_churn
 # churn_stat <name>: a counter of the churn driver.
 churn_stat() { awk -v k="$1" '$1 == k {print $2}' $CHURN/stats; }
 
+# churn_mark, then churn_since <name>: how much a counter moved since.
+churn_mark() { cat $CHURN/stats > /tmp/churn.mark; }
+churn_since() { echo $(( $(churn_stat "$1") - $(awk -v k="$1" '$1 == k {print $2}' /tmp/churn.mark) )); }
+
 # churn_all_cpus <rounds>: the driver on every CPU at once, one writer
 # pinned to each; fails when a writer's run failed.
 churn_all_cpus() {
@@ -118,12 +122,10 @@ churn_all_cpus() {
 test_slub_churn_cross_cpu() {
 	local a f fr rf v
 	[ -d $CHURN ] || { echo "skip: no $CHURN"; return 2; }
-	a=$(churn_stat allocs) f=$(churn_stat alloc_failures) fr=$(churn_stat frees)
-	rf=$(churn_stat remote_frees) v=$(churn_stat bound_violations)
+	churn_mark
 	churn_all_cpus 200 || fail "a write to $CHURN/run failed" || return 1
-	a=$(( $(churn_stat allocs) - a )) f=$(( $(churn_stat alloc_failures) - f ))
-	fr=$(( $(churn_stat frees) - fr )) rf=$(( $(churn_stat remote_frees) - rf ))
-	v=$(( $(churn_stat bound_violations) - v ))
+	a=$(churn_since allocs) f=$(churn_since alloc_failures) fr=$(churn_since frees)
+	rf=$(churn_since remote_frees) v=$(churn_since bound_violations)
 	echo "note: $a allocations, $f failed, $fr frees ($rf remote), $v bound violations"
 	[ "$f" = 0 ] && [ "$fr" = "$a" ] && [ "$(churn_stat outstanding)" = 0 ] ||
 		fail "allocations and frees do not match" || return 1

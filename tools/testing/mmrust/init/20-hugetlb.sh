@@ -17,6 +17,15 @@ free_pages() {
 	for c in /sys/kernel/slab/*/shrink; do echo 1 > "$c"; done 2> /dev/null
 	awk '$1 == "nr_free_pages" {n += $2} $1 == "count:" {n += $2} END {print n}' /proc/zoneinfo
 }
+
+# free_pages_back <before> <tolerance>: the free pages are back within
+# <tolerance> pages of <before> (a lost folio shows); prints both.
+free_pages_back() {
+	local now
+	now=$(free_pages)
+	echo "note: free pages: $1 before, $now after (tolerance $2)"
+	[ $(( $1 - now )) -lt "$2" ] || fail "free pages not back"
+}
 stat_of() { cat "$DBG/$1"; }
 
 # set_pool <dir> <count>: write nr_hugepages and check it took.
@@ -89,7 +98,7 @@ bulk_free_cycle() {
 	fi
 	empty_pool "$d" && check_pool "$d" 0 0 || return 1
 	# Within 384 pages (1.5 MiB) of where it was: a lost folio shows.
-	[ $(( mem - $(free_pages) )) -lt 384 ] || fail "free pages: $mem before, $(free_pages) after"
+	free_pages_back "$mem" 384
 }
 
 test_hugetlb_impl() {

@@ -56,6 +56,16 @@ fpa_aim_restore() {
 		echo N > $FPA/ignore-gfp-highmem && echo 0 > $FPA/min-order
 }
 
+# write_failing <file> <value>: the write, from a task marked make-it-fail
+# (a subshell) where the kernel has fail_page_alloc, plainly elsewhere.
+write_failing() {
+	if [ -d $FPA ]; then
+		(echo 1 > /proc/self/make-it-fail && echo "$2" > "$1") 2> /dev/null
+	else
+		echo "$2" > "$1" 2> /dev/null
+	fi
+}
+
 fault_present() {
 	[ -d "$1" ] || { echo "skip: no $1 (the kernel's fault injection: the debug image)"; return 2; }
 }
@@ -67,7 +77,7 @@ fault_present() {
 # agree, the surplus pages go once the injection stops, and the free
 # pages come back.  Skipped for a 1 GiB pool that finds no room.
 fault_shrink() {
-	local d=$1 n=$2 prob=$3 ival=$4 want=${5:-} mem injected surplus try
+	local d=$1 n=$2 prob=$3 ival=$4 want=${5:-} mem injected surplus
 	fault_present $FPA || return
 	[ -d "$d" ] || { echo "skip: no $d"; return 2; }
 	[ -e $HVO ] || { echo "skip: no HVO in this kernel (no $HVO)"; return 2; }
@@ -81,21 +91,16 @@ fault_shrink() {
 	fi
 	check_pool "$d" "$n" 0 || return 1
 	fpa_aim_restore && fault_arm $FPA "$prob" "$ival" || fail "cannot arm $FPA" || return 1
-	# Tried again only if the write changed nothing (with the stack
-	# filter, nothing but the restore fails: one write has sufficed).
-	for try in 1 2 3; do
-		(echo 1 > /proc/self/make-it-fail && echo 0 > "$d/nr_hugepages") 2> /dev/null
-		[ "$(cat "$d/nr_hugepages")" = "$n" ] && [ "$(cat "$d/surplus_hugepages")" = 0 ] || break
-	done
+	write_failing "$d/nr_hugepages" 0
 	injected=$(fault_disarm $FPA)
 	surplus=$(cat "$d/surplus_hugepages")
 	echo "note: $d: $n pages, probability $prob% interval $ival: injected $injected," \
-		"$surplus kept as surplus, $(( n - surplus )) freed ($try write(s))"
+		"$surplus kept as surplus, $(( n - surplus )) freed"
 	check_pool "$d" "$surplus" "$surplus" || return 1
 	[ -z "$want" ] || [ "$surplus" = "$want" ] || fail "want $want surplus pages" || return 1
 	[ "$injected" -gt 0 ] || fail "no failure was injected" || return 1
 	empty_pool "$d" && check_pool "$d" 0 0 || return 1
-	[ $(( mem - $(free_pages) )) -lt 384 ] || fail "free pages: $mem before, $(free_pages) after"
+	free_pages_back "$mem" 384
 }
 
 # Every allocation failing: no restore can succeed, every folio stays.
@@ -117,13 +122,14 @@ register fault_hugetlb_1g_probability_1
 test_fault_hugetlb_1g_interval_1000() { fault_shrink $HP1G 1 100 1000 1; }
 register fault_hugetlb_1g_interval_1000
 
-# failslab_mark: failslab's cache-filter on, the churn caches marked.
-failslab_mark() {
+# failslab_aim_churn: failslab for the churn caches alone (marked, with
+# cache-filter on), in any task, GFP_KERNEL allocations included.
+failslab_aim_churn() {
 	local c
 	for c in /sys/kernel/slab/slub_partial_churn-*; do
 		echo 1 > "$c/failslab" || return 1
 	done
-	echo Y > $FSL/cache-filter
+	echo Y > $FSL/cache-filter && echo N > $FSL/ignore-gfp-wait && echo N > $FSL/task-filter
 }
 
 # A shrink list holding optimized folios ahead of plain ones (HVO turned
@@ -138,7 +144,7 @@ test_fault_hugetlb_mixed_list() {
 	echo 1 > $HVO && set_pool $HP 4 && echo 0 > $HVO && set_pool $HP 8 || return 1
 	warns=$(dmesg | grep -c 'WARNING:')
 	fpa_aim_restore && fault_arm $FPA 100 1 || fail "cannot arm $FPA" || return 1
-	(echo 1 > /proc/self/make-it-fail && echo 0 > $HP/nr_hugepages)
+	write_failing $HP/nr_hugepages 0
 	injected=$(fault_disarm $FPA)
 	echo 1 > $HVO
 	echo "note: 4 optimized and 4 plain folios, every restore failing: injected $injected," \
@@ -158,17 +164,13 @@ fault_churn() {
 	local prob=$1 ival=$2 rounds=100 r a f fr v injected rc=0
 	fault_present $FSL || return
 	[ -d $CHURN ] || { echo "skip: no $CHURN"; return 2; }
-	r=$(churn_stat rounds) a=$(churn_stat allocs) f=$(churn_stat alloc_failures)
-	fr=$(churn_stat frees) v=$(churn_stat bound_violations)
-	failslab_mark && echo N > $FSL/ignore-gfp-wait &&
-		echo N > $FSL/task-filter && fault_arm $FSL "$prob" "$ival" ||
-		fail "cannot arm $FSL" || return 1
+	churn_mark
+	failslab_aim_churn && fault_arm $FSL "$prob" "$ival" || fail "cannot arm $FSL" || return 1
 	churn_all_cpus $rounds || rc=1
 	injected=$(fault_disarm $FSL)
 	[ $rc = 0 ] || fail "a write to $CHURN/run failed" || return 1
-	r=$(( $(churn_stat rounds) - r )) a=$(( $(churn_stat allocs) - a ))
-	f=$(( $(churn_stat alloc_failures) - f )) fr=$(( $(churn_stat frees) - fr ))
-	v=$(( $(churn_stat bound_violations) - v ))
+	r=$(churn_since rounds) a=$(churn_since allocs) f=$(churn_since alloc_failures)
+	fr=$(churn_since frees) v=$(churn_since bound_violations)
 	echo "note: churn, probability $prob% interval $ival: $r rounds, $a allocations," \
 		"injected $injected, failed $f, $fr frees, $v bound violations"
 	[ "$r" = $(( rounds * $(nproc) )) ] || fail "rounds: $r" || return 1

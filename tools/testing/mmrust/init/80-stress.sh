@@ -24,8 +24,8 @@
 # accounting bug: the temporary folio of the migration is counted into
 # the surplus the shrink sets, and freeing it decrements nr_hugepages
 # only, which leaves surplus_hugepages 1 with nr_hugepages 0 for good
-# (seen once in make test; the sequence is reproduced deterministically
-# in the README, "Known problems").  make stress keeps the writer and
+# (seen once in make test; the sequence, reproduced deterministically, is
+# in the README, "Faults and stress").  make stress keeps the writer and
 # fails when that happens.
 
 STRESS_DIR=/tmp/stress
@@ -38,14 +38,9 @@ stress_running() { [ ! -e $STRESS_DIR/stop ]; }
 
 # stress_pool <dir> <max pages> <name>: resizes the pool until stopped.
 stress_pool() {
-	local i=0 v
+	local i=0
 	while stress_running; do
-		v=$(( RANDOM % ($2 + 1) ))
-		if [ -d $FPA ]; then
-			(echo 1 > /proc/self/make-it-fail && echo $v > "$1/nr_hugepages") 2> /dev/null
-		else
-			echo $v > "$1/nr_hugepages" 2> /dev/null
-		fi
+		write_failing "$1/nr_hugepages" $(( RANDOM % ($2 + 1) ))
 		i=$((i + 1))
 	done
 	echo "$3: $i resizes" > $STRESS_DIR/$3
@@ -86,7 +81,7 @@ stress_faults() {
 # stress_run <seconds> <1 GiB writer: 1 or 0>: the stress and its checks;
 # prints what each worker did and what the fault injection injected.
 stress_run() {
-	local secs=$1 with1g=$2 mem booted="" f c rf v t=0 injected_pa=- injected_slab=- sw
+	local secs=$1 with1g=$2 mem booted="" f c t=0 injected_pa=- injected_slab=- sw
 	rm -rf $STRESS_DIR && mkdir -p $STRESS_DIR
 	empty_pool $HP || return 1
 	[ ! -d $HP1G ] || empty_pool $HP1G || return 1
@@ -94,14 +89,12 @@ stress_run() {
 	for f in $SWITCHES $HVO; do
 		[ ! -e "$f" ] || booted="$booted $f=$(cat "$f")"
 	done
-	[ ! -d $CHURN ] || { rf=$(churn_stat remote_frees) v=$(churn_stat bound_violations); }
+	[ ! -d $CHURN ] || churn_mark
 	if [ -d $FPA ]; then
 		fpa_aim_restore && fault_arm $FPA 5 1 || fail "cannot arm $FPA" || return 1
 	fi
 	if [ -d $FSL ]; then
-		failslab_mark && echo N > $FSL/ignore-gfp-wait &&
-			echo N > $FSL/task-filter && fault_arm $FSL 5 1 ||
-			fail "cannot arm $FSL" || return 1
+		failslab_aim_churn && fault_arm $FSL 5 1 || fail "cannot arm $FSL" || return 1
 	fi
 
 	stress_pool $HP 48 pool2m-a &
@@ -140,13 +133,12 @@ stress_run() {
 	! grep -q '^faults thp: .* [1-9][0-9]* refused$' $STRESS_DIR/faults-thp ||
 		fail "a THP mapping failed" || return 1
 	if [ -d $CHURN ]; then
-		rf=$(( $(churn_stat remote_frees) - rf )) v=$(( $(churn_stat bound_violations) - v ))
-		echo "note: churn: $rf remote frees, $v bound violations, $(churn_stat outstanding) objects left"
-		[ "$v" = 0 ] && [ "$(churn_stat outstanding)" = 0 ] ||
+		echo "note: churn: $(churn_since remote_frees) remote frees," \
+			"$(churn_since bound_violations) bound violations, $(churn_stat outstanding) objects left"
+		[ "$(churn_since bound_violations)" = 0 ] && [ "$(churn_stat outstanding)" = 0 ] ||
 			fail "per-cpu partial bound broken or objects left" || return 1
 	fi
-	echo "note: free pages: $mem before, $(free_pages) after (tolerance $STRESS_FREE_TOLERANCE)"
-	[ $(( mem - $(free_pages) )) -lt $STRESS_FREE_TOLERANCE ] || fail "free pages not back"
+	free_pages_back "$mem" $STRESS_FREE_TOLERANCE
 }
 
 test_stress() {
