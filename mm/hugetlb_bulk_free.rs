@@ -155,7 +155,7 @@ fn clear_and_free(h: &Hstate, folio: UnlinkedFolio) {
 /// caller tries the batch again.
 fn bulk_vmemmap_restore_error(h: &Hstate, list: &mut Folios<'_>, restored: &mut Folios<'_>) {
     if !restored.is_empty() {
-        while let Some(folio) = restored.pop_front() {
+        for folio in restored.drain() {
             clear_and_free(h, folio);
         }
         return;
@@ -189,7 +189,7 @@ fn update_and_free_pages_bulk(h: &Hstate, list: &mut Folios<'_>) {
             lock.clear_hugetlb(folio);
         }
     }
-    while let Some(folio) = non_hvo.pop_front() {
+    for folio in non_hvo.drain() {
         h.free_folio(folio);
     }
 }

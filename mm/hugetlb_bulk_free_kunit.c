@@ -335,6 +335,45 @@ static void test_bulk_free_rust_matches_c(struct kunit *test)
 	}
 }
 
+/*
+ * A pool shrink while a migration's temporary folio exists counts that
+ * folio as persistent and raises the surplus for it; freeing the folio
+ * must take that surplus back (patches/0026), or the pool is left with
+ * more surplus than pages for good.  The folio is the one a migration
+ * target allocation gets from an empty pool.
+ */
+static void test_temporary_folio_leaves_no_surplus(struct kunit *test)
+{
+	struct hstate *h = test_hstate(test);
+	struct pool_state after;
+	struct folio *folio;
+	int nid;
+
+	empty_pool(test, h);
+	folio = alloc_hugetlb_folio_nodemask(h, NUMA_NO_NODE, NULL, htlb_alloc_mask(h), false);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, folio, "no 2 MiB page for a migration target");
+	KUNIT_EXPECT_TRUE(test, folio_test_hugetlb_temporary(folio));
+	nid = folio_nid(folio);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(h->nr_huge_pages), 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(h->surplus_huge_pages), 0);
+
+	/* The shrink finds the folio in use: it becomes surplus. */
+	KUNIT_EXPECT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 0));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(h->surplus_huge_pages), 1);
+
+	folio_put(folio);
+	after = pool_state(h);
+	KUNIT_EXPECT_EQ(test, after.nr, 0);
+	KUNIT_EXPECT_EQ(test, after.surplus, 0);
+	if (after.surplus > after.nr) {
+		/* Undo the leak so that the cases after this one can run. */
+		spin_lock_irq(&hugetlb_lock);
+		h->surplus_huge_pages -= after.surplus - after.nr;
+		h->surplus_huge_pages_node[nid] -= after.surplus - after.nr;
+		spin_unlock_irq(&hugetlb_lock);
+	}
+}
+
 static int bulk_free_suite_init(struct kunit_suite *suite)
 {
 	return size_to_hstate(PMD_SIZE) ? 0 : -ENODEV;
@@ -348,6 +387,7 @@ static struct kunit_case hugetlb_bulk_free_test_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(test_freed_folio_pages_not_hugetlb, impl_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_ATTR(test_bulk_free_rust_matches_c, { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE(test_temporary_folio_leaves_no_surplus),
 	{}
 };
 

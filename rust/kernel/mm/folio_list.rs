@@ -354,6 +354,59 @@ impl<'a, T: ListFolio> FolioList<'a, T> {
         Some(unsafe { T::from_raw(folio_of(entry)) })
     }
 
+    /// Takes every folio off the list, first to last (C:
+    /// `list_for_each_entry_safe()` over a list given up as a whole).
+    ///
+    /// The list reads as empty from the start; the folios are handed out
+    /// one by one without relinking each: a folio comes out with stale
+    /// links in its `lru`, as after C's `__list_del_entry()`, and the drain
+    /// never reads it again.  Folios not yet handed out when the [`Drain`]
+    /// is dropped go back on the list, in order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use core::pin::pin;
+    /// use kernel::mm::{folio::OwnedFolio, folio_list::{FolioList, ListHeadStorage}};
+    ///
+    /// let storage = pin!(ListHeadStorage::new());
+    /// let mut list = FolioList::new_in(storage);
+    /// for order in [2, 0, 1, 3] {
+    ///     list.push_back(OwnedFolio::alloc(GFP_KERNEL, order)?);
+    /// }
+    /// // Stop after two: the other two stay on the list.
+    /// let mut drain = list.drain();
+    /// assert_eq!(drain.next().map(|f| f.order()), Some(2));
+    /// assert_eq!(drain.next().map(|f| f.order()), Some(0));
+    /// drop(drain);
+    /// assert_eq!(list.iter().map(|f| f.order()).sum::<u32>(), 4);
+    /// // To the end: the rest, in order, and the list is empty.
+    /// let mut rest = list.drain();
+    /// assert_eq!(rest.next().map(|f| f.order()), Some(1));
+    /// assert_eq!(rest.next().map(|f| f.order()), Some(3));
+    /// assert!(rest.next().is_none());
+    /// drop(rest);
+    /// assert!(list.is_empty());
+    /// assert_eq!(list.drain().count(), 0);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn drain(&mut self) -> Drain<'_, T> {
+        let first = self.next_of(self.head);
+        // SAFETY: `head` is this list's initialised head (type invariant),
+        // so its `prev` is an entry of the list, not null.
+        let last = unsafe { NonNull::new_unchecked((*self.head.as_ptr()).prev) };
+        // SAFETY: the head is ours; the entries from `first` to `last` stay
+        // linked to each other, `last` still leading to the head.
+        unsafe { link(self.head, self.head) };
+        // INVARIANT: `first` starts the chain cut off the empty head.
+        Drain {
+            head: self.head,
+            next: first,
+            last,
+            _p: PhantomData,
+        }
+    }
+
     /// The folios of the list, first to last (C: `list_for_each_entry()`).
     ///
     /// # Examples
@@ -412,5 +465,60 @@ impl<'a> Iterator for Iter<'a> {
         // SAFETY: every entry but the head is the `lru` field of a folio the
         // list holds, live while the list is borrowed for `'a`.
         Some(unsafe { Folio::from_raw(folio_of(entry).as_ptr()) })
+    }
+}
+
+/// The folios of a [`FolioList`] being taken off it: see
+/// [`FolioList::drain`].
+///
+/// # Invariants
+///
+/// `head` is the head of a list borrowed mutably for `'a`; it is empty
+/// while the `Drain` lives, and `next` is the head or the first entry not
+/// handed out of a chain whose entries are the `lru` fields of folios held
+/// as `T`s, linked by `next` to each other up to `last`, whose `next` is
+/// `head`.
+///
+/// # Examples
+///
+/// See [`FolioList::drain`].
+pub struct Drain<'a, T: ListFolio> {
+    head: NonNull<bindings::list_head>,
+    next: NonNull<bindings::list_head>,
+    last: NonNull<bindings::list_head>,
+    _p: PhantomData<(&'a mut bindings::list_head, T)>,
+}
+
+impl<T: ListFolio> Iterator for Drain<'_, T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        if self.next == self.head {
+            return None;
+        }
+        let entry = self.next;
+        // SAFETY: `entry` is an entry of the chain not handed out yet (type
+        // invariant), valid, its `next` the following entry or the head.
+        // INVARIANT: the rest of the chain starts there.
+        self.next = unsafe { NonNull::new_unchecked((*entry.as_ptr()).next) };
+        // SAFETY: `entry` is the `lru` field of a folio held as a `T` (type
+        // invariant); the empty head does not reach it and the drain, which
+        // alone reached it, moved past it: it is on no list.
+        Some(unsafe { T::from_raw(folio_of(entry)) })
+    }
+}
+
+impl<T: ListFolio> Drop for Drain<'_, T> {
+    fn drop(&mut self) {
+        if self.next == self.head {
+            return;
+        }
+        // SAFETY: the head (empty) and the rest of the chain, from `next`
+        // to `last`, are ours (type invariant): linking them back makes the
+        // list hold exactly the folios not handed out.
+        unsafe {
+            link(self.head, self.next);
+            link(self.last, self.head);
+        }
     }
 }

@@ -237,7 +237,8 @@ def hugetlb(r):
     rows = [[impl, hvo, n, gp] + [r.fmt(f"hugetlb_free_{w}{impl}_hvo{hvo}_n{n}_{gp}_kinsns_run{run}")
                                   for w in ("", "outside_rcu_wait_") for run in (1, 2)]
             for impl in ("rust", "c") for hvo in (1, 0) for n in isizes for gp in ("polled", "sync")]
-    r.out("Exact (k guest instructions, QEMU `-icount`), two boots; `gp`: the restore's grace "
+    r.out("Exact (k guest instructions, QEMU `-icount`), two boots with 1 vCPU (with two, the "
+          "instruction clock also counts the other vCPU's work); `gp`: the restore's grace "
           "period wait, polled (the default) or sync (6.12):", "")
     r.table(["impl", "HVO", "N", "gp", "free run 1", "free run 2", "outside RCU wait run 1",
              "outside RCU wait run 2"], rows)
