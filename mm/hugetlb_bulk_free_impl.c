@@ -31,9 +31,14 @@ static struct {
 	u32 fail_count;		/* failing restores from fail_first on */
 	u64 start_ns;
 	u64 last_ns;		/* duration of the last bulk free */
-	u64 rcu_ns;		/* grace period waits of the current one */
-	u64 last_rcu_ns;	/* grace period waits of the last one */
+	u64 phase_ns[NR_HUGETLB_BULK_PHASES];	  /* parts of the current one */
+	u64 last_phase_ns[NR_HUGETLB_BULK_PHASES]; /* parts of the last one */
+	unsigned long phase_n[NR_HUGETLB_BULK_PHASES];	    /* times timed */
+	unsigned long last_phase_n[NR_HUGETLB_BULK_PHASES];
 } bulk_dbg;
+
+/* Times the parts of a restore done per folio or page (debugfs breakdown). */
+DEFINE_STATIC_KEY_FALSE(hugetlb_bulk_breakdown);
 
 /**
  * hugetlb_bulk_free_begin() - Note the start of a bulk free.
@@ -44,12 +49,17 @@ static struct {
  */
 bool hugetlb_bulk_free_begin(struct list_head *folio_list)
 {
+	int i;
+
 	if (list_empty(folio_list))
 		return false;
 	atomic_inc(&bulk_dbg.active);
 	atomic_set(&bulk_dbg.attempts, 0);
 	atomic_long_inc(&bulk_dbg.stat[HUGETLB_BULK_FREES]);
-	WRITE_ONCE(bulk_dbg.rcu_ns, 0);
+	for (i = 0; i < NR_HUGETLB_BULK_PHASES; i++) {
+		WRITE_ONCE(bulk_dbg.phase_ns[i], 0);
+		WRITE_ONCE(bulk_dbg.phase_n[i], 0);
+	}
 	WRITE_ONCE(bulk_dbg.start_ns, ktime_get_ns());
 	return true;
 }
@@ -60,10 +70,15 @@ bool hugetlb_bulk_free_begin(struct list_head *folio_list)
  */
 void hugetlb_bulk_free_end(bool counted)
 {
+	int i;
+
 	if (!counted)
 		return;
 	WRITE_ONCE(bulk_dbg.last_ns, ktime_get_ns() - READ_ONCE(bulk_dbg.start_ns));
-	WRITE_ONCE(bulk_dbg.last_rcu_ns, READ_ONCE(bulk_dbg.rcu_ns));
+	for (i = 0; i < NR_HUGETLB_BULK_PHASES; i++) {
+		WRITE_ONCE(bulk_dbg.last_phase_ns[i], READ_ONCE(bulk_dbg.phase_ns[i]));
+		WRITE_ONCE(bulk_dbg.last_phase_n[i], READ_ONCE(bulk_dbg.phase_n[i]));
+	}
 	atomic_dec(&bulk_dbg.active);
 }
 
@@ -112,32 +127,56 @@ bool hugetlb_bulk_should_fail_restore(void)
 }
 
 /**
- * hugetlb_bulk_wait_begin() - Note the start of a grace period wait.
+ * __hugetlb_bulk_phase_begin() - Start timing a part of a restore.
  *
- * For the vmemmap restore's RCU grace period wait; pass the result to
- * hugetlb_bulk_wait_end() when the wait is over.
+ * Called by hugetlb_bulk_phase_begin() for a part it times.
  *
  * Return: the time, or 0 when no bulk free runs.
  */
-u64 hugetlb_bulk_wait_begin(void)
+u64 __hugetlb_bulk_phase_begin(void)
 {
 	return atomic_read(&bulk_dbg.active) ? ktime_get_ns() : 0;
 }
 
 /**
- * hugetlb_bulk_wait_end() - Count a grace period wait of a bulk free.
- * @start: What hugetlb_bulk_wait_begin() returned.
+ * __hugetlb_bulk_phase_end() - Add a timed part to the running bulk free's.
+ * @phase: The part.
+ * @start: What __hugetlb_bulk_phase_begin() returned, not 0.
  *
- * Adds the wait to the bulk free's wait time (debugfs last_rcu_ns, so that
- * the time of a free outside its waits is last_ns - last_rcu_ns) and
- * counts it (rcu_waits).
+ * Called by hugetlb_bulk_phase_end().  Adds the time and counts the part;
+ * a grace period wait is also counted in rcu_waits.
  */
-void hugetlb_bulk_wait_end(u64 start)
+void __hugetlb_bulk_phase_end(enum hugetlb_bulk_phase phase, u64 start)
 {
-	if (!start)
-		return;
-	WRITE_ONCE(bulk_dbg.rcu_ns, READ_ONCE(bulk_dbg.rcu_ns) + ktime_get_ns() - start);
-	atomic_long_inc(&bulk_dbg.stat[HUGETLB_BULK_RCU_WAITS]);
+	WRITE_ONCE(bulk_dbg.phase_ns[phase],
+		   READ_ONCE(bulk_dbg.phase_ns[phase]) + ktime_get_ns() - start);
+	WRITE_ONCE(bulk_dbg.phase_n[phase], READ_ONCE(bulk_dbg.phase_n[phase]) + 1);
+	if (phase == HUGETLB_BULK_PH_RCU_WAIT)
+		atomic_long_inc(&bulk_dbg.stat[HUGETLB_BULK_RCU_WAITS]);
+}
+
+/**
+ * hugetlb_bulk_last_phase_ns() - Read a part of the last bulk free's time.
+ * @phase: The part.
+ *
+ * Return: the time (ns) the last bulk free spent in @phase, 0 if it was
+ * not timed.
+ */
+u64 hugetlb_bulk_last_phase_ns(enum hugetlb_bulk_phase phase)
+{
+	return READ_ONCE(bulk_dbg.last_phase_ns[phase]);
+}
+
+/**
+ * hugetlb_bulk_last_phase_count() - How often the last bulk free timed a part.
+ * @phase: The part.
+ *
+ * Return: the number of times @phase was timed in the last bulk free (a
+ * figure that does not depend on the clock's resolution).
+ */
+unsigned long hugetlb_bulk_last_phase_count(enum hugetlb_bulk_phase phase)
+{
+	return READ_ONCE(bulk_dbg.last_phase_n[phase]);
 }
 
 /**
@@ -175,6 +214,25 @@ static int stat_get(void *data, u64 *val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(stat_fops, stat_get, NULL, "%llu\n");
 
+/* breakdown: 0 or 1; anything else is -EINVAL. */
+static int breakdown_get(void *data, u64 *val)
+{
+	*val = static_key_enabled(&hugetlb_bulk_breakdown);
+	return 0;
+}
+
+static int breakdown_set(void *data, u64 val)
+{
+	if (val > 1)
+		return -EINVAL;
+	if (val)
+		static_branch_enable(&hugetlb_bulk_breakdown);
+	else
+		static_branch_disable(&hugetlb_bulk_breakdown);
+	return 0;
+}
+DEFINE_MM_DEBUGFS_ATTRIBUTE(breakdown_fops, breakdown_get, breakdown_set, "%llu\n");
+
 static int __init hugetlb_bulk_free_debugfs_init(void)
 {
 	static const char *const names[NR_HUGETLB_BULK_STATS] = {
@@ -185,6 +243,13 @@ static int __init hugetlb_bulk_free_debugfs_init(void)
 		[HUGETLB_BULK_RCU_WAITS] = "rcu_waits",
 		[HUGETLB_BULK_RCU_WAITS_SKIPPED] = "rcu_waits_skipped",
 	};
+	static const char *const phases[NR_HUGETLB_BULK_PHASES] = {
+		[HUGETLB_BULK_PH_RCU_WAIT] = "last_rcu_ns",
+		[HUGETLB_BULK_PH_ALLOC] = "last_alloc_ns",
+		[HUGETLB_BULK_PH_REMAP] = "last_remap_ns",
+		[HUGETLB_BULK_PH_FILL] = "last_fill_ns",
+		[HUGETLB_BULK_PH_FLUSH] = "last_flush_ns",
+	};
 	struct dentry *dir = debugfs_create_dir("hugetlb_bulk_free", NULL);
 	uintptr_t i;
 
@@ -192,7 +257,9 @@ static int __init hugetlb_bulk_free_debugfs_init(void)
 		debugfs_create_file_unsafe(names[i], 0444, dir, (void *)i, &stat_fops);
 	mm_impl_switch_debugfs(&hugetlb_bulk_free_switch, dir);
 	debugfs_create_u64("last_ns", 0444, dir, &bulk_dbg.last_ns);
-	debugfs_create_u64("last_rcu_ns", 0444, dir, &bulk_dbg.last_rcu_ns);
+	for (i = 0; i < NR_HUGETLB_BULK_PHASES; i++)
+		debugfs_create_u64(phases[i], 0444, dir, &bulk_dbg.last_phase_ns[i]);
+	debugfs_create_file_unsafe("breakdown", 0644, dir, NULL, &breakdown_fops);
 	debugfs_create_file_unsafe("fail_first", 0644, dir, &bulk_dbg.fail_first,
 				   &fail_fops);
 	debugfs_create_file_unsafe("fail_count", 0644, dir, &bulk_dbg.fail_count,

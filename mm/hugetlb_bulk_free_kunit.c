@@ -34,6 +34,8 @@ struct pool_state {
 
 struct bulk_result {
 	unsigned long stat[NR_HUGETLB_BULK_STATS];	/* deltas */
+	u64 phase_ns[NR_HUGETLB_BULK_PHASES];		/* its restores' parts */
+	unsigned long phase_n[NR_HUGETLB_BULK_PHASES];	/* times timed */
 	struct pool_state after;			/* after the bulk free */
 	bool hvo;					/* folios were optimized */
 	unsigned long stale_pages;	/* freed pages still typed hugetlb */
@@ -170,6 +172,10 @@ static void run_bulk_free(struct kunit *test, enum hugetlb_bulk_free_impl impl,
 	hugetlb_bulk_inject_restore_failures(0, 0);
 	for (i = 0; i < NR_HUGETLB_BULK_STATS; i++)
 		res->stat[i] = hugetlb_bulk_stat_read(i) - before[i];
+	for (i = 0; i < NR_HUGETLB_BULK_PHASES; i++) {
+		res->phase_ns[i] = hugetlb_bulk_last_phase_ns(i);
+		res->phase_n[i] = hugetlb_bulk_last_phase_count(i);
+	}
 	res->after = pool_state(h);
 
 	/* Every folio is either freed or back as a free surplus page. */
@@ -245,6 +251,49 @@ static void test_freed_folio_pages_not_hugetlb(struct kunit *test)
 	run_bulk_free(test, *impl, 64, 0, 0, &r);
 	KUNIT_EXPECT_EQ(test, r.after.nr, 0);
 	KUNIT_EXPECT_EQ(test, r.stale_pages, 0);
+}
+
+static void breakdown_off(void *unused)
+{
+	static_branch_disable(&hugetlb_bulk_breakdown);
+}
+
+/*
+ * The parts of the restores (debugfs breakdown): with breakdown on and
+ * HVO, each folio's vmemmap allocation and remap walk and each new page's
+ * filling are timed, the filling inside the walk; off, only the batch's
+ * flush is.  Counted, as the clock may be coarser than a part (the debug
+ * image's clocksource: whole ticks).  Without HVO nothing is restored.
+ */
+static void test_breakdown_times_each_part(struct kunit *test)
+{
+	const enum hugetlb_bulk_free_impl *impl = test->param_value;
+	struct hstate *h = test_hstate(test);
+	unsigned long pages = pages_per_huge_page(h) * sizeof(struct page) / PAGE_SIZE - 1;
+	struct bulk_result on, off;
+
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, breakdown_off, NULL));
+	static_branch_enable(&hugetlb_bulk_breakdown);
+	run_bulk_free(test, *impl, 64, 0, 0, &on);
+	static_branch_disable(&hugetlb_bulk_breakdown);
+	run_bulk_free(test, *impl, 64, 0, 0, &off);
+	if (!on.hvo) {
+		KUNIT_EXPECT_EQ(test, on.phase_n[HUGETLB_BULK_PH_ALLOC], 0);
+		KUNIT_EXPECT_EQ(test, on.phase_n[HUGETLB_BULK_PH_REMAP], 0);
+		KUNIT_EXPECT_EQ(test, on.phase_n[HUGETLB_BULK_PH_FILL], 0);
+		KUNIT_EXPECT_EQ(test, on.phase_n[HUGETLB_BULK_PH_FLUSH], 0);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, on.phase_n[HUGETLB_BULK_PH_ALLOC], 64);
+	KUNIT_EXPECT_EQ(test, on.phase_n[HUGETLB_BULK_PH_REMAP], 64);
+	KUNIT_EXPECT_EQ(test, on.phase_n[HUGETLB_BULK_PH_FILL], 64 * pages);
+	KUNIT_EXPECT_EQ(test, on.phase_n[HUGETLB_BULK_PH_FLUSH], 1);
+	KUNIT_EXPECT_LE(test, on.phase_ns[HUGETLB_BULK_PH_FILL],
+			on.phase_ns[HUGETLB_BULK_PH_REMAP]);
+	KUNIT_EXPECT_EQ(test, off.phase_n[HUGETLB_BULK_PH_ALLOC], 0);
+	KUNIT_EXPECT_EQ(test, off.phase_n[HUGETLB_BULK_PH_REMAP], 0);
+	KUNIT_EXPECT_EQ(test, off.phase_n[HUGETLB_BULK_PH_FILL], 0);
+	KUNIT_EXPECT_EQ(test, off.phase_n[HUGETLB_BULK_PH_FLUSH], 1);
 }
 
 #define FAIL_N 64
@@ -387,6 +436,7 @@ static struct kunit_case hugetlb_bulk_free_test_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(test_freed_folio_pages_not_hugetlb, impl_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_ATTR(test_bulk_free_rust_matches_c, { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM(test_breakdown_times_each_part, impl_gen_params),
 	KUNIT_CASE(test_temporary_folio_leaves_no_surplus),
 	{}
 };

@@ -72,12 +72,12 @@ void hugetlb_vmemmap_restore_wait(bool free_list_folios)
 			hugetlb_bulk_count(HUGETLB_BULK_RCU_WAITS_SKIPPED);
 			return;
 		}
-		start = hugetlb_bulk_wait_begin();
+		start = hugetlb_bulk_phase_begin(HUGETLB_BULK_PH_RCU_WAIT);
 		cond_synchronize_rcu(gp);
-		hugetlb_bulk_wait_end(start);
+		hugetlb_bulk_phase_end(HUGETLB_BULK_PH_RCU_WAIT, start);
 		return;
 	}
-	start = hugetlb_bulk_wait_begin();
+	start = hugetlb_bulk_phase_begin(HUGETLB_BULK_PH_RCU_WAIT);
 	synchronize_rcu();
-	hugetlb_bulk_wait_end(start);
+	hugetlb_bulk_phase_end(HUGETLB_BULK_PH_RCU_WAIT, start);
 }

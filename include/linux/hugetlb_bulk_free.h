@@ -3,12 +3,13 @@
  * hugetlb bulk free: update_and_free_pages_bulk() in Rust
  * (mm/hugetlb_bulk_free.rs), with the C original in mm/hugetlb.c selected at
  * boot by "hugetlb_bulk_free_impl=rust|c", and the debug aids both share:
- * counters of lock cycles and TLB flushes, and injected vmemmap restore
- * failures.
+ * counters of lock cycles and TLB flushes, the time of each part of the
+ * vmemmap restores, and injected vmemmap restore failures.
  */
 #ifndef _LINUX_HUGETLB_BULK_FREE_H
 #define _LINUX_HUGETLB_BULK_FREE_H
 
+#include <linux/jump_label.h>
 #include <linux/mm_impl_switch.h>
 #include <linux/types.h>
 
@@ -90,14 +91,75 @@ enum hugetlb_bulk_stat {
 	NR_HUGETLB_BULK_STATS,
 };
 
+/**
+ * enum hugetlb_bulk_phase - Timed parts of the vmemmap restores of a bulk free.
+ * @HUGETLB_BULK_PH_RCU_WAIT: RCU grace period waits (debugfs last_rcu_ns).
+ * @HUGETLB_BULK_PH_ALLOC: allocating the new vmemmap pages (last_alloc_ns).
+ * @HUGETLB_BULK_PH_REMAP: the page-table walk that maps them, their filling
+ *	included (last_remap_ns).
+ * @HUGETLB_BULK_PH_FILL: of the walk, writing struct pages into the new
+ *	pages (last_fill_ns).
+ * @HUGETLB_BULK_PH_FLUSH: the TLB flush of a batch (last_flush_ns).
+ * @NR_HUGETLB_BULK_PHASES: number of parts.
+ *
+ * The wait and the flush, once per batch, are timed in every bulk free.
+ * The others, once per folio or page, only while debugfs "breakdown" is
+ * 1: reading the clock that often adds to what it times.
+ */
+enum hugetlb_bulk_phase {
+	HUGETLB_BULK_PH_RCU_WAIT,
+	HUGETLB_BULK_PH_ALLOC,
+	HUGETLB_BULK_PH_REMAP,
+	HUGETLB_BULK_PH_FILL,
+	HUGETLB_BULK_PH_FLUSH,
+	NR_HUGETLB_BULK_PHASES,
+};
+
 #ifdef CONFIG_HUGETLB_BULK_FREE_DEBUG
+DECLARE_STATIC_KEY_FALSE(hugetlb_bulk_breakdown);
+u64 __hugetlb_bulk_phase_begin(void);
+void __hugetlb_bulk_phase_end(enum hugetlb_bulk_phase phase, u64 start);
+
+static __always_inline bool hugetlb_bulk_phase_timed(enum hugetlb_bulk_phase phase)
+{
+	return phase == HUGETLB_BULK_PH_RCU_WAIT || phase == HUGETLB_BULK_PH_FLUSH ||
+	       static_branch_unlikely(&hugetlb_bulk_breakdown);
+}
+
+/**
+ * hugetlb_bulk_phase_begin() - Note the start of a part of a restore.
+ * @phase: Which part.
+ *
+ * Return: the time, to pass to hugetlb_bulk_phase_end(); 0 when the part
+ * is not timed (no bulk free runs, or breakdown is off).
+ */
+static __always_inline u64 hugetlb_bulk_phase_begin(enum hugetlb_bulk_phase phase)
+{
+	return hugetlb_bulk_phase_timed(phase) ? __hugetlb_bulk_phase_begin() : 0;
+}
+
+/**
+ * hugetlb_bulk_phase_end() - Add a part of a restore to the bulk free's.
+ * @phase: Which part.
+ * @start: What hugetlb_bulk_phase_begin() returned.
+ *
+ * The time goes to the running bulk free's total of @phase (debugfs
+ * last_<phase>_ns once it ends); a grace period wait is also counted
+ * (rcu_waits).
+ */
+static __always_inline void hugetlb_bulk_phase_end(enum hugetlb_bulk_phase phase, u64 start)
+{
+	if (hugetlb_bulk_phase_timed(phase) && start)
+		__hugetlb_bulk_phase_end(phase, start);
+}
+
 bool hugetlb_bulk_free_begin(struct list_head *folio_list);
 void hugetlb_bulk_free_end(bool counted);
 void hugetlb_bulk_count(enum hugetlb_bulk_stat item);
 unsigned long hugetlb_bulk_stat_read(enum hugetlb_bulk_stat item);
 bool hugetlb_bulk_should_fail_restore(void);
-u64 hugetlb_bulk_wait_begin(void);
-void hugetlb_bulk_wait_end(u64 start);
+u64 hugetlb_bulk_last_phase_ns(enum hugetlb_bulk_phase phase);
+unsigned long hugetlb_bulk_last_phase_count(enum hugetlb_bulk_phase phase);
 void hugetlb_bulk_inject_restore_failures(unsigned int first, unsigned int count);
 #else
 static inline bool hugetlb_bulk_free_begin(struct list_head *folio_list)
@@ -112,12 +174,12 @@ static inline bool hugetlb_bulk_should_fail_restore(void)
 	return false;
 }
 
-static inline u64 hugetlb_bulk_wait_begin(void)
+static inline u64 hugetlb_bulk_phase_begin(enum hugetlb_bulk_phase phase)
 {
 	return 0;
 }
 
-static inline void hugetlb_bulk_wait_end(u64 start) { }
+static inline void hugetlb_bulk_phase_end(enum hugetlb_bulk_phase phase, u64 start) { }
 #endif /* CONFIG_HUGETLB_BULK_FREE_DEBUG */
 
 #endif /* _LINUX_HUGETLB_BULK_FREE_H */

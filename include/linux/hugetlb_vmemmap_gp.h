@@ -48,10 +48,10 @@ static inline void hugetlb_vmemmap_note_free_list(struct folio *folio) { }
 
 static inline void hugetlb_vmemmap_restore_wait(bool free_list_folios)
 {
-	u64 start = hugetlb_bulk_wait_begin();
+	u64 start = hugetlb_bulk_phase_begin(HUGETLB_BULK_PH_RCU_WAIT);
 
 	synchronize_rcu();
-	hugetlb_bulk_wait_end(start);
+	hugetlb_bulk_phase_end(HUGETLB_BULK_PH_RCU_WAIT, start);
 }
 #endif /* CONFIG_HUGETLB_VMEMMAP_POLLED_GP */
 

@@ -380,10 +380,12 @@ impl<'a, T: ListFolio> FolioList<'a, T> {
     /// assert_eq!(drain.next().map(|f| f.order()), Some(0));
     /// drop(drain);
     /// assert_eq!(list.iter().map(|f| f.order()).sum::<u32>(), 4);
+    /// list.push_back(OwnedFolio::alloc(GFP_KERNEL, 4)?);
     /// // To the end: the rest, in order, and the list is empty.
     /// let mut rest = list.drain();
     /// assert_eq!(rest.next().map(|f| f.order()), Some(1));
     /// assert_eq!(rest.next().map(|f| f.order()), Some(3));
+    /// assert_eq!(rest.next().map(|f| f.order()), Some(4));
     /// assert!(rest.next().is_none());
     /// drop(rest);
     /// assert!(list.is_empty());

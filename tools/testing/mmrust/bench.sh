@@ -278,7 +278,8 @@ for run in 1 2; do
 	MMRUST_QEMU_ARGS=$ICOUNT MMRUST_MEM=$imem MMRUST_SMP=$ismp MMRUST_BOOT_TIMEOUT=${MMRUST_BENCH_ICOUNT_TIMEOUT:-1800} \
 		"$TOP/tools/testing/mmrust/boot.sh" bench "$log" \
 		mmrust.bench=hugetlb mmrust.bench_n=$isizes mmrust.bench_impls=rust,c \
-		mmrust.bench_gp=polled,sync mmrust.bench_reps=$ireps kunit.enable=0 || true
+		mmrust.bench_gp=polled,sync mmrust.bench_reps=$ireps mmrust.bench_breakdown=$hmid \
+		kunit.enable=0 || true
 	say "  run $run: $(( $(date +%s) - start ))s (console: $log)"
 	grep -q 'hugetlb_bench: impl=' "$log" || say "  no hugetlb results in $log"
 done
@@ -335,6 +336,35 @@ for impl in rust c; do
 		"$(agree "$(hstat icount1 $impl 0 $hmid free_ns polled)" "$(hstat icount2 $impl 0 $hmid free_ns polled)")"
 	printf 'bench: hugetlb_free_outside_rcu_wait_%s_hvo1_n%s_insns_run1_run2_diff_pct = %s %%\n' $impl $hmid \
 		"$(agree "$(hstat icount1 $impl 1 $hmid outside_ns polled)" "$(hstat icount2 $impl 1 $hmid outside_ns polled)")"
+done
+
+# Where the HVO free goes: one more free of $hmid pages per implementation
+# in each exact boot, with debugfs breakdown on (the clock read around each
+# folio's allocation and walk and each page's filling: those reads are in
+# the figures).  "other" is the free outside the timed parts: taking the
+# folios off the lists, clearing their destructors, freeing them to buddy.
+# bd <run> <impl> <field>: that field of the breakdown line.
+bd() {
+	grep -h "hugetlb_breakdown: impl=$2 " "$LOGS/bench-hugetlb-icount$1-1.log" 2>/dev/null |
+		awk -v f="$3" '{
+			for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			if (f == "other_ns") print v["free_ns"] - v["rcu_ns"] - v["alloc_ns"] - v["remap_ns"] - v["flush_ns"]
+			else if (f in v) print v[f]
+		}' | head -1 || true
+}
+printf '  breakdown of the HVO free of %s pages, polled, breakdown on (k instructions; run 1 | run 2):\n' $hmid
+printf '  %-5s %-6s %21s\n' impl part "run 1 | run 2"
+for impl in rust c; do
+	for part in free rcu alloc remap fill flush other; do
+		v1=$(bd 1 $impl ${part}_ns) v2=$(bd 2 $impl ${part}_ns)
+		[ -n "$v1" ] || continue
+		printf '  %-5s %-6s %10s %10s\n' $impl $part "$(ki "$v1")" "$(ki "$v2")"
+		for run in 1 2; do
+			v=v$run
+			printf 'bench: hugetlb_free_breakdown_%s_n%s_%s_kinsns_run%s = %s k insns\n' \
+				$impl $hmid $part $run "$(ki "${!v}")"
+		done
+	done
 done
 
 # The restore's grace period, sync (6.12) against polled, wall clock: Rust,

@@ -242,6 +242,17 @@ def hugetlb(r):
           "period wait, polled (the default) or sync (6.12):", "")
     r.table(["impl", "HVO", "N", "gp", "free run 1", "free run 2", "outside RCU wait run 1",
              "outside RCU wait run 2"], rows)
+    parts = {"free": "the whole free", "rcu": "RCU grace period wait", "alloc": "vmemmap page allocation",
+             "remap": "remap walk (filling included)", "fill": "of the walk: filling the new pages",
+             "flush": "TLB flush of the batch", "other": "the rest (lists, destructors, frees to buddy)"}
+    for n in [m for m, _ in numbered(r.f, r"hugetlb_free_breakdown_rust_n(\d+)_free_kinsns_run1")]:
+        r.out(f"Where the HVO free of {n} pages goes (exact, k guest instructions, grace period polled, "
+              "debugfs `breakdown` on: its clock reads, around each folio's allocation and walk and "
+              "each page's filling, are in the figures):", "")
+        r.table(["part", "Rust run 1", "Rust run 2", "C run 1", "C run 2"],
+                [[text] + [r.fmt(f"hugetlb_free_breakdown_{impl}_n{n}_{part}_kinsns_run{run}")
+                           for impl in ("rust", "c") for run in (1, 2)]
+                 for part, text in parts.items()])
     gp_rows = [[gp, hvo, r.fmt(f"hugetlb_free_rust_hvo{hvo}_n{n}_{gp}_us"),
                 r.fmt(f"hugetlb_free_rcu_wait_rust_hvo{hvo}_n{n}_{gp}_us")]
                for n in [m for m in isizes if f"hugetlb_free_rust_hvo1_n{m}_polled_us" in r.f]

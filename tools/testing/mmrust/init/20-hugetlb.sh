@@ -200,9 +200,14 @@ register hugetlb_selftests
 # used); mmrust.bench_gp= (comma-separated: polled, sync) repeats each
 # measurement with the restore's grace period switch set so.  The order
 # of the implementations alternates from one repetition to the next.
-# One grow, pause, shrink of bench_hugetlb(), with its impl, gp, hvo, n.
+# mmrust.bench_breakdown=<N> adds, per implementation, one free of N pages
+# with HVO and debugfs breakdown on, printed as "hugetlb_breakdown:" with
+# the parts of its restores: alloc_ns= remap_ns= (the walk, the filling
+# included) fill_ns= flush_ns=.
+# One grow, pause, shrink of bench_hugetlb(), with its impl, gp, hvo, n;
+# "breakdown" as $1: with the parts timed, as a hugetlb_breakdown line.
 bench_hugetlb_one() {
-	local l t w g s
+	local l t w g s tag=hugetlb_bench parts=""
 	echo $( [ "$impl" = rust ] && echo 1 || echo 0) > $DBG/rust
 	[ "$gp" = - ] || echo $( [ "$gp" = polled ] && echo 1 || echo 0) > $GP/polled
 	echo $hvo > $HVO
@@ -211,12 +216,18 @@ bench_hugetlb_one() {
 		echo "hugetlb_bench: no room for $n"; empty_pool; return; }
 	sleep 0.1
 	l=$(stat_of lock_cycles) t=$(stat_of tlb_flushes) w=$(stat_of rcu_waits)
+	[ "${1:-}" != breakdown ] || { tag=hugetlb_breakdown; echo 1 > $DBG/breakdown; }
 	s=$(timed_write $HP/nr_hugepages 0)
-	echo "hugetlb_bench: impl=$impl hvo=$hvo n=$n grow_ns=$g shrink_ns=$s" \
+	if [ $tag = hugetlb_breakdown ]; then
+		echo 0 > $DBG/breakdown
+		parts=" alloc_ns=$(stat_of last_alloc_ns) remap_ns=$(stat_of last_remap_ns)"
+		parts="$parts fill_ns=$(stat_of last_fill_ns) flush_ns=$(stat_of last_flush_ns)"
+	fi
+	echo "$tag: impl=$impl hvo=$hvo n=$n grow_ns=$g shrink_ns=$s" \
 		"free_ns=$(stat_of last_ns) rcu_ns=$(stat_of last_rcu_ns)" \
 		"lock_cycles=$(( $(stat_of lock_cycles) - l ))" \
 		"tlb_flushes=$(( $(stat_of tlb_flushes) - t ))" \
-		"rcu_waits=$(( $(stat_of rcu_waits) - w )) gp=$gp"
+		"rcu_waits=$(( $(stat_of rcu_waits) - w )) gp=$gp$parts"
 }
 
 bench_hugetlb() {
@@ -239,6 +250,13 @@ bench_hugetlb() {
 				done
 			done
 		done
+	done
+	n=$(sed -n 's/.*mmrust\.bench_breakdown=\([0-9]*\).*/\1/p' /proc/cmdline)
+	[ -n "$n" ] || return 0
+	hvo=1 gp=-
+	[ ! -e $GP/polled ] || gp=polled
+	for impl in $impls; do
+		bench_hugetlb_one breakdown
 	done
 }
 

@@ -15,6 +15,7 @@ BAD_INPUT_TABLE="
 clear_pages_unit_pages /sys/kernel/debug/clear_pages/unit_pages $DEBUGFS_BAD 2^32:EINVAL
 hugetlb_fail_first /sys/kernel/debug/hugetlb_bulk_free/fail_first $DEBUGFS_BAD 2^32:EINVAL
 hugetlb_fail_count /sys/kernel/debug/hugetlb_bulk_free/fail_count $DEBUGFS_BAD 2^32:EINVAL
+hugetlb_breakdown /sys/kernel/debug/hugetlb_bulk_free/breakdown $DEBUGFS_BAD 2:EINVAL 2^32:EINVAL
 slub_churn_run /sys/kernel/debug/slub_partial_churn/run $DEBUGFS_BAD zero:EINVAL 2^32:EINVAL
 slub_cpu_partial /sys/kernel/slab/kmalloc-256/cpu_partial
 	empty:EINVAL space:EINVAL negative:EINVAL word:EINVAL trailing:EINVAL
