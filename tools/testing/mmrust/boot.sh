@@ -30,6 +30,12 @@ chmod +x "$ird/init"
 smp=${MMRUST_SMP:-2}
 mem=${MMRUST_MEM:-5G}
 cmdline="panic=-1 oops=panic mmrust.mode=$mode $*"
+# tsc=reliable in benchmark boots: under TCG the clocksource watchdog
+# (against jiffies: acpi=off leaves no HPET or PM timer) sees a host-loaded
+# guest's lost ticks as TSC skew, marks the TSC unstable and falls back to
+# jiffies, so every wall-clock figure of that boot came in 4 ms steps
+# (seen in one of three hugetlb wall-clock boots).
+[ "$MMRUST_ARCH" != x86_64 ] || [ "$mode" != bench ] || cmdline="tsc=reliable $cmdline"
 if [ "$MMRUST_ARCH" = x86_64 ]; then
 	qemu=(qemu-system-x86_64 -bios /usr/share/qemu/qboot.rom -cpu max
 		-append "console=ttyS0 acpi=off $cmdline")
