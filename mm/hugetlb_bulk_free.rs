@@ -83,14 +83,14 @@ impl Hstate {
     }
 
     /// Frees a folio that has its vmemmap and no hugetlb destructor, to
-    /// the allocator it came from.  Callers hold no [`HugetlbLock`].
+    /// the allocator it came from, then yields the CPU if a reschedule is
+    /// due (both in one C call).  Callers hold no [`HugetlbLock`].
     fn free_folio(&self, folio: UnlinkedFolio) {
         // SAFETY: the hstate is live (type invariant) and the folio ours,
         // off every list; `hugetlb_lock` is not held (only a `HugetlbLock`
-        // holds it, and callers keep none across this call).
+        // holds it, and callers keep none across this call), and this is
+        // process context, where the call may sleep.
         unsafe { bindings::hugetlb_bulk_free_folio(self.as_ptr(), folio.into_raw().as_ptr()) };
-        // SAFETY: process context, no lock held.
-        unsafe { bindings::cond_resched() };
     }
 }
 
