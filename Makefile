@@ -14,7 +14,9 @@ CACHE := $(MMRUST_CACHE)
 TEST_ARCHES := x86_64 arm64
 override ARCHES := $(if $(ARCH),$(ARCH),$(TEST_ARCHES))
 override ONE_ARCH := $(if $(ARCH),$(ARCH),x86_64)
-override BUILD_ARCHES := $(if $(filter run shell bench stress,$(MAKECMDGOALS)),$(ONE_ARCH),$(ARCHES))
+# make test builds the first architecture's image here and the rest
+# behind its boots (test.sh).
+override BUILD_ARCHES := $(if $(filter run shell bench stress,$(MAKECMDGOALS)),$(ONE_ARCH),$(if $(filter test,$(MAKECMDGOALS)),$(firstword $(ARCHES)),$(ARCHES)))
 export MMRUST_ARCHES := $(ARCHES)
 export MMRUST_ARCH := $(ONE_ARCH)
 unexport ARCH
@@ -22,7 +24,7 @@ unexport ARCH
 # $(call step,<what it does>,<script and arguments>): one step, announced.
 step = @echo "==> $@: $(1)" && bash $(T)/$(2)
 
-.PHONY: all help setup prepare build build-debug test test-debug kunit boot run shell bench stress check series kunit-tool clean distclean
+.PHONY: all help setup prepare build build-debug test test-debug kunit boot run shell bench stress check series matrix kunit-tool clean distclean
 
 all: help
 
@@ -39,6 +41,8 @@ help:
 	@echo "              STRESS_SMP=\"2 4\" vCPU counts), on the x86_64 debug image"
 	@echo "make check    checkpatch, rustfmt and clippy on our code"
 	@echo "make series   the whole overlay as one git format-patch series against the plain base"
+	@echo "make matrix   the configuration matrix: every project option off in turn, RUST=n, ...;"
+	@echo "              part of make test"
 	@echo "make kunit-tool  the KUnit suites through the base's kunit.py and mm/.kunitconfig (second build)"
 	@echo "make clean    remove the build outputs (keeps the unpacked base and ccache)"
 	@echo "ARCH=x86_64 or ARCH=arm64: one architecture (default: test both, run x86_64)"
@@ -62,8 +66,8 @@ DEBUG_IMAGE := $(if $(and $(filter x86_64,$(ARCHES)),$(filter 1,$(MMRUST_DEBUG))
 build-debug: prepare
 	@echo "==> $@: x86_64 debug image" && MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debug bash $(T)/build.sh
 
-test: build $(if $(DEBUG_IMAGE),build-debug)
-	$(call step,KUnit and boot tests ($(ARCHES)$(if $(DEBUG_IMAGE), and the x86_64 debug image)),test.sh all)
+test: build
+	$(call step,KUnit and boot tests ($(ARCHES)$(if $(DEBUG_IMAGE), and the x86_64 debug image)); the configuration matrix,test.sh all)
 
 test-debug: build-debug
 	$(call step,KUnit and boot tests under the kernel's checkers,test.sh debug)
@@ -79,6 +83,9 @@ run: build
 
 shell: build
 	$(call step,booting the test kernel with a root shell,shell.sh)
+
+matrix: prepare
+	$(call step,the configuration matrix ($(ARCHES)),matrix.sh)
 
 series: prepare
 	$(call step,the overlay as a patch series,series.sh)

@@ -16,6 +16,9 @@
 #include <linux/clear_pages.h>
 #include <linux/hugetlb.h>
 #include <linux/hugetlb_bulk_free.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
@@ -242,10 +245,13 @@ static void test_folio_zero_user_zeroes_every_byte(struct kunit *test)
 {
 	const struct zero_case *c = test->param_value;
 	struct folio *folio = get_test_folio(test, c->order);
+	struct mm_impl_switch_snapshot calls;
 
 	mm_impl_switch_kunit_use(test, &clear_pages_switch, 1);
 	fill_folio(folio, PATTERN);
+	mm_impl_switch_snapshot(&clear_pages_switch, &calls);
 	folio_zero_user(folio, hint_addr(folio, c->hint));
+	mm_impl_switch_kunit_expect_ran(test, &clear_pages_switch, &calls, MM_IMPL_NEW, 1);
 	KUNIT_EXPECT_EQ_MSG(test, folio_first_not(folio, 0), -1,
 			    "page left non-zero (-1: none)");
 }
@@ -462,6 +468,7 @@ static void test_batched_and_per_page_same_bytes(struct kunit *test)
 	struct folio *folio = get_test_folio(test, PMD_ORDER);
 	unsigned long addr = hint_addr(folio, HINT_MIDDLE);
 	size_t size = folio_size(folio);
+	struct mm_impl_switch_snapshot calls;
 	struct recording *r;
 	u8 *per_page;
 
@@ -471,16 +478,129 @@ static void test_batched_and_per_page_same_bytes(struct kunit *test)
 
 	mm_impl_switch_kunit_use(test, &clear_pages_switch, 0);
 	fill_folio(folio, PATTERN);
+	mm_impl_switch_snapshot(&clear_pages_switch, &calls);
 	folio_zero_user(folio, addr);
+	mm_impl_switch_kunit_expect_ran(test, &clear_pages_switch, &calls, MM_IMPL_ORIG, 1);
 	KUNIT_EXPECT_EQ(test, r->calls, 0);
 	memcpy(per_page, folio_address(folio), size);
 
 	mm_impl_switch_kunit_use(test, &clear_pages_switch, 1);
 	fill_folio(folio, PATTERN);
+	mm_impl_switch_snapshot(&clear_pages_switch, &calls);
 	folio_zero_user(folio, addr);
+	mm_impl_switch_kunit_expect_ran(test, &clear_pages_switch, &calls, MM_IMPL_NEW, 1);
 	KUNIT_EXPECT_GT(test, r->calls, 0);
 	KUNIT_EXPECT_EQ(test, memcmp(per_page, folio_address(folio), size), 0);
 	KUNIT_EXPECT_NULL(test, memchr_inv(per_page, 0, size));
+}
+
+/* A thread on the clearing's CPU, and where in the clearing it ran. */
+struct yield_watch {
+	unsigned long runs;		/* the thread's loop turns */
+	unsigned long runs_at_call;	/* runs when the last clearing call ended */
+	unsigned long calls;		/* clearing calls so far */
+	unsigned long yields;		/* reschedule points at which the thread ran */
+	unsigned long first_yield;	/* calls before the first of them; 0: none */
+};
+
+/* Always runnable: counts its turns, and gives the CPU up when asked. */
+static int yield_watch_fn(void *data)
+{
+	struct yield_watch *w = data;
+
+	while (!kthread_should_stop()) {
+		WRITE_ONCE(w->runs, w->runs + 1);
+		cond_resched();
+	}
+	return 0;
+}
+
+static void yield_watch_clear(const struct clear_pages_hook *hook, unsigned long first,
+			      unsigned int npages)
+{
+	struct yield_watch *w = hook->priv;
+
+	w->calls++;
+	w->runs_at_call = READ_ONCE(w->runs);
+}
+
+/* After the reschedule point: did the thread run since the call ended? */
+static void yield_watch_resched(const struct clear_pages_hook *hook)
+{
+	struct yield_watch *w = hook->priv;
+
+	if (READ_ONCE(w->runs) == w->runs_at_call)
+		return;
+	w->yields++;
+	if (!w->first_yield)
+		w->first_yield = w->calls;
+}
+
+/*
+ * Not preemptible (preempt=none or voluntary): while a 1 GiB folio is
+ * cleared, a runnable thread on the same CPU gets it at the reschedule
+ * points between the batches.  The thread, bound to the CPU this test is
+ * pinned to, never sleeps; it runs when the clearing's cond_resched()
+ * finds need_resched set, which the scheduler tick sets once the clearing
+ * has used its slice (a few ms; a 1 GiB clear takes tens of ms natively,
+ * seconds under QEMU TCG, in 33 calls).  Nothing else in the loop can
+ * switch tasks, so without the cond_resched() the thread never runs
+ * between the calls and the case fails; with it the case fails only if
+ * the whole clear up to its last batch fits in one slice.  Skipped under
+ * preempt=full, where the scheduler preempts the clearing anywhere.
+ */
+static void test_clearing_yields_to_a_thread_on_its_cpu(struct kunit *test)
+{
+	struct clear_pages_hook *hook;
+	struct task_struct *task;
+	struct yield_watch *w;
+	unsigned long deadline, hint;
+	struct folio *folio;
+	unsigned int cpu;
+
+	if (preempt_model_preemptible())
+		kunit_skip(test, "preempt=full: the clearing is preempted anywhere");
+	folio = get_test_folio(test, PUD_ORDER);
+	hint = folio_nr_pages(folio) / 3;
+	hook = kunit_kzalloc(test, sizeof(*hook), GFP_KERNEL);
+	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hook);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	/* This test's thread, made for this case alone, stays on its CPU. */
+	cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current, cpumask_of(cpu)));
+	hook->folio = folio;
+	hook->clear = yield_watch_clear;
+	hook->resched = yield_watch_resched;
+	hook->priv = w;
+	clear_pages_set_hook(hook);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, unset_hook, NULL));
+
+	/* No assertion from here until the thread is stopped. */
+	task = kthread_create(yield_watch_fn, w, "clear_pages_yield");
+	if (IS_ERR(task)) {
+		KUNIT_FAIL(test, "no thread: %ld", PTR_ERR(task));
+		return;
+	}
+	kthread_bind(task, cpu);
+	wake_up_process(task);
+	/* Let it start: it is runnable from here on. */
+	deadline = jiffies + 10 * HZ;
+	while (!READ_ONCE(w->runs) && time_before(jiffies, deadline))
+		schedule_timeout_uninterruptible(1);
+	if (READ_ONCE(w->runs))
+		folio_zero_user_batched(folio, TEST_UADDR + hint * PAGE_SIZE, BATCH);
+	else
+		KUNIT_FAIL(test, "the thread did not run in 10 s");
+	kthread_stop(task);
+
+	kunit_info(test, "the thread ran at %lu of %lu reschedule points, first after call %lu",
+		   w->yields, w->calls, w->first_yield);
+	KUNIT_EXPECT_GT(test, w->calls, 3);
+	KUNIT_EXPECT_GT_MSG(test, w->yields, 0,
+			    "a runnable thread on the CPU never ran between clearing calls");
+	KUNIT_EXPECT_LT_MSG(test, w->first_yield, w->calls,
+			    "the thread ran only after the last clearing call");
 }
 
 static struct kunit_case clear_pages_batch_cases[] = {
@@ -492,6 +612,7 @@ static struct kunit_case clear_pages_batch_cases[] = {
 	KUNIT_CASE(test_folio_zero_user_follows_preempt_model),
 	KUNIT_CASE(test_unit_setting),
 	KUNIT_CASE(test_batched_and_per_page_same_bytes),
+	KUNIT_CASE(test_clearing_yields_to_a_thread_on_its_cpu),
 	{}
 };
 

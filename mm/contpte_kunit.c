@@ -180,9 +180,14 @@ static int nr_writable(struct contpte_map *m, int first, int n)
 /* set_ptes() of whole aligned blocks of one folio folds every block. */
 static void test_set_ptes_folds_whole_blocks(struct kunit *test)
 {
-	struct contpte_map *m = map_folio(test);
+	struct mm_impl_switch_snapshot calls;
+	struct contpte_map *m;
 	int i;
 
+	mm_impl_switch_snapshot(&contpte_switch, &calls);
+	m = map_folio(test);
+	/* The switch's "on" side mapped it, and only that side. */
+	mm_impl_switch_kunit_expect_ran(test, &contpte_switch, &calls, MM_IMPL_NEW, 1);
 	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, NR), NR);
 	for (i = 0; i < NR; i++)
 		KUNIT_EXPECT_EQ(test, pte_pfn(__ptep_get(m->ptep + i)),
@@ -386,9 +391,11 @@ static void test_uniform_block_folds_at_its_last_entry(struct kunit *test)
  */
 static void test_switch_off_makes_no_block(struct kunit *test)
 {
+	struct mm_impl_switch_snapshot calls;
 	struct contpte_map *m;
 
 	mm_impl_switch_kunit_use(test, &contpte_switch, 0);
+	mm_impl_switch_snapshot(&contpte_switch, &calls);
 	m = map_folio(test);
 	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, NR), 0);
 	spin_lock(m->ptl);
@@ -398,6 +405,8 @@ static void test_switch_off_makes_no_block(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, NR), 0);
 	KUNIT_EXPECT_EQ(test, nr_writable(m, 0, NR), NR);
 	expect_events(test, m, 0, 0, 0, 0);
+	/* The map and the fold attempt took the "off" side, and only it. */
+	mm_impl_switch_kunit_expect_ran(test, &contpte_switch, &calls, MM_IMPL_ORIG, 2);
 	unmap_folio(m);
 }
 

@@ -63,6 +63,29 @@ static struct hstate *test_hstate(struct kunit *test)
 	return h;
 }
 
+static void empty_pool(struct kunit *test, struct hstate *h);
+
+/*
+ * Whether a folio the pool grows by now is vmemmap-optimized: HVO in this
+ * kernel and on (hugetlb_free_vmemmap=on, or the sysctl).  The key counts
+ * optimized folios, so one folio is allocated to find out; the pool is
+ * left empty.
+ */
+static bool hvo_on(struct kunit *test)
+{
+	struct hstate *h = test_hstate(test);
+	bool on;
+
+	if (!IS_ENABLED(CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP))
+		return false;
+	empty_pool(test, h);
+	KUNIT_ASSERT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 1));
+	KUNIT_ASSERT_EQ_MSG(test, READ_ONCE(h->nr_huge_pages), 1, "cannot allocate a huge page");
+	on = hvo_active();
+	empty_pool(test, h);
+	return on;
+}
+
 static struct pool_state pool_state(struct hstate *h)
 {
 	return (struct pool_state) {
@@ -143,6 +166,7 @@ static void run_bulk_free(struct kunit *test, enum hugetlb_bulk_free_impl impl,
 {
 	struct hstate *h = test_hstate(test);
 	unsigned long before[NR_HUGETLB_BULK_STATS];
+	struct mm_impl_switch_snapshot calls;
 	unsigned long *pfns;
 	unsigned int nr_pfns;
 	long buddy, drift;
@@ -151,6 +175,7 @@ static void run_bulk_free(struct kunit *test, enum hugetlb_bulk_free_impl impl,
 	if (!IS_ENABLED(CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP))
 		kunit_info(test, "no HVO in this kernel (CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP off): checking the HVO-off behaviour\n");
 	use_impl(test, impl);
+	mm_impl_switch_snapshot(&hugetlb_bulk_free_switch, &calls);
 	empty_pool(test, h);
 	KUNIT_ASSERT_FALSE(test, hvo_active());
 	buddy = buddy_free_pages();
@@ -170,6 +195,8 @@ static void run_bulk_free(struct kunit *test, enum hugetlb_bulk_free_impl impl,
 					     fail_count);
 	KUNIT_EXPECT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 0));
 	hugetlb_bulk_inject_restore_failures(0, 0);
+	/* The shrink's bulk free ran @impl, and only @impl. */
+	mm_impl_switch_kunit_expect_ran(test, &hugetlb_bulk_free_switch, &calls, impl, 1);
 	for (i = 0; i < NR_HUGETLB_BULK_STATS; i++)
 		res->stat[i] = hugetlb_bulk_stat_read(i) - before[i];
 	for (i = 0; i < NR_HUGETLB_BULK_PHASES; i++) {
@@ -324,6 +351,8 @@ KUNIT_ARRAY_PARAM(failure, failure_cases, failure_desc);
  * cycles; the failed batch and the retry flush once each (k = 1: the
  * retry of folio 1 alone flushes instead of the failed batch).  Every
  * restore failing: each folio goes back as surplus, one cycle each.
+ * Skipped where HVO is off: there is no restore to fail (that behaviour is
+ * test_bulk_free_restore_failure_hvo_off's).
  */
 static void test_bulk_free_restore_failure(struct kunit *test)
 {
@@ -331,15 +360,11 @@ static void test_bulk_free_restore_failure(struct kunit *test)
 	unsigned int k = c->first == MIDDLE ? FAIL_N / 2 + 1 : c->first;
 	struct bulk_result r;
 
+	if (!hvo_on(test))
+		kunit_skip(test, "HVO is off (hugetlb_free_vmemmap=off, or no CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP): no vmemmap restore to fail");
 	run_bulk_free(test, c->impl, FAIL_N, c->first, c->count, &r);
+	KUNIT_ASSERT_TRUE_MSG(test, r.hvo, "the pool's folios were not optimized");
 	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_FREES], 1);
-	if (!r.hvo) {
-		/* Nothing to restore: nothing fails, all is freed. */
-		KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_INJECTED_FAILURES], 0);
-		KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_LOCK_CYCLES], 0);
-		KUNIT_EXPECT_EQ(test, r.after.nr, 0);
-		return;
-	}
 	if (c->count == EVERY) {
 		KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_INJECTED_FAILURES], FAIL_N + 1);
 		KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_LOCK_CYCLES], FAIL_N);
@@ -352,6 +377,32 @@ static void test_bulk_free_restore_failure(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_LOCK_CYCLES], k == 1 ? 2 : k);
 	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_TLB_FLUSHES], 2);
 	KUNIT_EXPECT_EQ(test, r.after.nr, 0);
+}
+
+/*
+ * HVO off (hugetlb_free_vmemmap=off, or no HVO in this kernel): the folios
+ * were never optimized, so even with every restore set to fail nothing is
+ * restored and nothing fails: each folio is freed directly, with no lock
+ * cycle of the restore path, no TLB flush and no grace period decision.
+ * Skipped where HVO is on (the restore-failure cases run there).
+ */
+static void test_bulk_free_restore_failure_hvo_off(struct kunit *test)
+{
+	const enum hugetlb_bulk_free_impl *impl = test->param_value;
+	struct bulk_result r;
+
+	if (hvo_on(test))
+		kunit_skip(test, "HVO is on: test_bulk_free_restore_failure checks the restores");
+	run_bulk_free(test, *impl, FAIL_N, 1, EVERY, &r);
+	KUNIT_ASSERT_FALSE_MSG(test, r.hvo, "the pool's folios were optimized");
+	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_FREES], 1);
+	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_INJECTED_FAILURES], 0);
+	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_LOCK_CYCLES], 0);
+	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_TLB_FLUSHES], 0);
+	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_RCU_WAITS] +
+			r.stat[HUGETLB_BULK_RCU_WAITS_SKIPPED], 0);
+	KUNIT_EXPECT_EQ(test, r.after.nr, 0);
+	KUNIT_EXPECT_EQ(test, r.after.surplus, 0);
 }
 
 /* Same scenario, same final state and counters, from Rust and from C. */
@@ -432,6 +483,8 @@ static struct kunit_case hugetlb_bulk_free_test_cases[] = {
 	KUNIT_CASE_PARAM_ATTR(test_bulk_free_one_lock_cycle_one_flush, success_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM_ATTR(test_bulk_free_restore_failure, failure_gen_params,
+			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM_ATTR(test_bulk_free_restore_failure_hvo_off, impl_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM_ATTR(test_freed_folio_pages_not_hugetlb, impl_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),

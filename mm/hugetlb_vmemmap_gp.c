@@ -10,14 +10,13 @@
  */
 #define pr_fmt(fmt) "hugetlb_vmemmap_gp: " fmt
 
+#include <linux/atomic.h>
 #include <linux/debugfs.h>
 #include <linux/hugetlb.h>
 #include <linux/hugetlb_vmemmap_gp.h>
 #include <linux/init.h>
 
 DEFINE_MM_IMPL_SWITCH(hugetlb_vmemmap_gp, "vmemmap restore grace period", "sync", "polled");
-/* /sys/kernel/debug/hugetlb_vmemmap_gp/polled: 1 or 0, anything else is -EINVAL. */
-DEFINE_MM_IMPL_SWITCH_DEBUGFS(hugetlb_vmemmap_gp);
 
 /*
  * The RCU state (get_state_synchronize_rcu()) when an optimized folio was
@@ -28,6 +27,9 @@ DEFINE_MM_IMPL_SWITCH_DEBUGFS(hugetlb_vmemmap_gp);
  * theirs too.
  */
 static unsigned long free_list_gp;
+
+/* Grace period waits hugetlb_vmemmap_restore_wait() has begun since boot. */
+static atomic_long_t waits_begun;
 
 static int __init hugetlb_vmemmap_gp_init(void)
 {
@@ -60,7 +62,10 @@ void hugetlb_vmemmap_note_free_list(struct folio *folio)
  * on "polled", for the end of the grace period that started after the last
  * optimized folio was put on a free list (nothing when it is over).  While
  * a bulk free runs, the wait is counted and timed (debugfs
- * hugetlb_bulk_free/rcu_waits, rcu_waits_skipped, last_rcu_ns).
+ * hugetlb_bulk_free/rcu_waits, rcu_waits_skipped, last_rcu_ns).  A wait
+ * for free-list folios, the one the switch decides, is also counted on
+ * the side that ran it (debugfs hugetlb_vmemmap_gp/calls_polled,
+ * calls_sync).
  */
 void hugetlb_vmemmap_restore_wait(bool free_list_folios)
 {
@@ -68,16 +73,67 @@ void hugetlb_vmemmap_restore_wait(bool free_list_folios)
 	u64 start;
 
 	if (free_list_folios && mm_impl_switch_new(hugetlb_vmemmap_gp)) {
+		mm_impl_switch_count(hugetlb_vmemmap_gp, HUGETLB_VMEMMAP_GP_POLLED);
 		if (poll_state_synchronize_rcu(gp)) {
 			hugetlb_bulk_count(HUGETLB_BULK_RCU_WAITS_SKIPPED);
 			return;
 		}
+		atomic_long_inc(&waits_begun);
 		start = hugetlb_bulk_phase_begin(HUGETLB_BULK_PH_RCU_WAIT);
 		cond_synchronize_rcu(gp);
 		hugetlb_bulk_phase_end(HUGETLB_BULK_PH_RCU_WAIT, start);
 		return;
 	}
+	if (free_list_folios)
+		mm_impl_switch_count(hugetlb_vmemmap_gp, HUGETLB_VMEMMAP_GP_SYNC);
+	atomic_long_inc(&waits_begun);
 	start = hugetlb_bulk_phase_begin(HUGETLB_BULK_PH_RCU_WAIT);
 	synchronize_rcu();
 	hugetlb_bulk_phase_end(HUGETLB_BULK_PH_RCU_WAIT, start);
 }
+
+/**
+ * hugetlb_vmemmap_gp_waits_begun() - Count the grace period waits begun.
+ *
+ * A wait is counted as it begins, before hugetlb_vmemmap_restore_wait()
+ * blocks (hugetlb_bulk_free's rcu_waits counts it once it is over), so
+ * that a test's RCU reader can tell that a restore is waiting for it.
+ *
+ * Return: the number of waits begun since boot, whatever the switch said.
+ */
+unsigned long hugetlb_vmemmap_gp_waits_begun(void)
+{
+	return atomic_long_read(&waits_begun);
+}
+
+/*
+ * free_list_gp_passed: 1 once a grace period has passed since the last
+ * optimized folio was put on a free list (a batched restore with the
+ * switch on "polled" then waits for nothing), else 0.  A read that finds
+ * it not passed asks RCU for a grace period, so that polling this file
+ * ends even on an otherwise idle system.
+ */
+static int free_list_gp_passed_get(void *data, u64 *val)
+{
+	*val = poll_state_synchronize_rcu(READ_ONCE(free_list_gp));
+	if (!*val)
+		start_poll_synchronize_rcu();
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(free_list_gp_passed_fops, free_list_gp_passed_get, NULL, "%llu\n");
+
+/*
+ * /sys/kernel/debug/hugetlb_vmemmap_gp/: the switch's files, as
+ * DEFINE_MM_IMPL_SWITCH_DEBUGFS() makes them ("polled": 1 or 0, anything
+ * else is -EINVAL), and free_list_gp_passed.
+ */
+static int __init hugetlb_vmemmap_gp_debugfs_init(void)
+{
+	struct dentry *dir = debugfs_create_dir("hugetlb_vmemmap_gp", NULL);
+
+	mm_impl_switch_debugfs(&hugetlb_vmemmap_gp_switch, dir);
+	debugfs_create_file_unsafe("free_list_gp_passed", 0444, dir, NULL,
+				   &free_list_gp_passed_fops);
+	return 0;
+}
+late_initcall(hugetlb_vmemmap_gp_debugfs_init);

@@ -9,6 +9,7 @@
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/hugetlb.h>
@@ -20,7 +21,11 @@
 #include <linux/sched.h>
 
 #define GP_TEST_PAGES	8
-#define READER_MS	200	/* far longer than a shrink of GP_TEST_PAGES */
+/*
+ * The longest the reader stays inside waiting for the shrink's decision,
+ * which comes within milliseconds: an upper bound, not a window to hit.
+ */
+#define READER_MAX_MS	5000
 
 /* The rcu_waits and rcu_waits_skipped of one pool shrink. */
 struct gp_waits {
@@ -54,14 +59,21 @@ static void gp_fill_pool(struct kunit *test, struct hstate *h, unsigned int impl
 	}
 }
 
-/* Empties the pool of @h (one bulk free) and returns its grace period waits. */
-static struct gp_waits gp_shrink(struct kunit *test, struct hstate *h)
+/*
+ * Empties the pool of @h (one bulk free) and returns its grace period
+ * waits; checks that the wait was decided by @impl, the one selected, and
+ * by no other (the switch's call counters).
+ */
+static struct gp_waits gp_shrink(struct kunit *test, struct hstate *h, unsigned int impl)
 {
 	unsigned long waited = hugetlb_bulk_stat_read(HUGETLB_BULK_RCU_WAITS);
 	unsigned long skipped = hugetlb_bulk_stat_read(HUGETLB_BULK_RCU_WAITS_SKIPPED);
+	struct mm_impl_switch_snapshot calls;
 
+	mm_impl_switch_snapshot(&hugetlb_vmemmap_gp_switch, &calls);
 	KUNIT_EXPECT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 0));
 	KUNIT_EXPECT_EQ(test, READ_ONCE(h->nr_huge_pages), 0);
+	mm_impl_switch_kunit_expect_ran(test, &hugetlb_vmemmap_gp_switch, &calls, impl, 1);
 	return (struct gp_waits) {
 		.waited = hugetlb_bulk_stat_read(HUGETLB_BULK_RCU_WAITS) - waited,
 		.skipped = hugetlb_bulk_stat_read(HUGETLB_BULK_RCU_WAITS_SKIPPED) - skipped,
@@ -98,7 +110,7 @@ static void gp_shrink_old_pool(struct kunit *test, unsigned int impl, bool waite
 
 	gp_fill_pool(test, h, impl);
 	gp_let_grace_period_pass(test);
-	w = gp_shrink(test, h);
+	w = gp_shrink(test, h, impl);
 	KUNIT_EXPECT_EQ(test, w.waited, waited ? 1 : 0);
 	KUNIT_EXPECT_EQ(test, w.skipped, waited ? 0 : 1);
 }
@@ -117,17 +129,33 @@ static void test_polled_skips_past_grace_period(struct kunit *test)
 
 struct gp_reader {
 	struct completion inside, finished;
+	unsigned long waits_begun, skipped;	/* the counters before the shrink */
+	bool decided;		/* the reader saw the shrink's decision */
 	bool left;		/* set just before rcu_read_unlock() */
 };
 
-/* An RCU reader that stays in its read-side critical section READER_MS. */
+/*
+ * An RCU reader that stays in its read-side critical section until the
+ * shrink has decided on its grace period: begun waiting (for this reader,
+ * among others) or skipped the wait; READER_MAX_MS at most.  So the
+ * decision is always taken while the reader is inside, whatever the
+ * timing: no window to hit.
+ */
 static int gp_reader_fn(void *data)
 {
 	struct gp_reader *r = data;
+	unsigned int ms;
 
 	rcu_read_lock();
 	complete(&r->inside);
-	mdelay(READER_MS);
+	for (ms = 0; ms < READER_MAX_MS; ms++) {
+		if (hugetlb_vmemmap_gp_waits_begun() != r->waits_begun ||
+		    hugetlb_bulk_stat_read(HUGETLB_BULK_RCU_WAITS_SKIPPED) != r->skipped) {
+			WRITE_ONCE(r->decided, true);
+			break;
+		}
+		mdelay(1);
+	}
 	WRITE_ONCE(r->left, true);
 	rcu_read_unlock();
 	complete(&r->finished);
@@ -140,6 +168,17 @@ static int gp_reader_fn(void *data)
  * that reader, even though the rest of the pool is past a grace period.
  * Fails if the wait is skipped when it is needed: the shrink would return
  * while the reader is still inside.
+ *
+ * Deterministic: the reader leaves only once the shrink has decided (see
+ * gp_reader_fn()), and runs on a CPU of its own, the test on another, as
+ * a reader spinning with preemption off (preempt=voluntary) would
+ * otherwise hold up a shrink on its CPU.  Chance is left only in the
+ * READER_MAX_MS bound: a shrink taking 5 s to reach its decision (the
+ * first thing its bulk free does, on a CPU the reader does not hold)
+ * fails the test ("decided nothing") rather than passing it untested.
+ * (It had a 200 ms window: a test thread delayed past it, or woken on the
+ * reader's CPU, saw the grace period pass and failed with correct code.)
+ * Skipped with a single CPU.
  */
 static void test_polled_waits_for_reader_of_fresh_free(struct kunit *test)
 {
@@ -149,11 +188,18 @@ static void test_polled_waits_for_reader_of_fresh_free(struct kunit *test)
 	struct folio *folio;
 	struct gp_waits w;
 	bool reader_left;
+	unsigned int cpu, reader_cpu;
 
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	init_completion(&r->inside);
 	init_completion(&r->finished);
+	/* This test's thread, made for this case alone, stays on its CPU. */
+	cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current, cpumask_of(cpu)));
+	reader_cpu = cpumask_any_but(cpu_online_mask, cpu);
+	if (reader_cpu >= nr_cpu_ids)
+		kunit_skip(test, "one CPU: the reader needs a CPU of its own");
 	gp_fill_pool(test, h, HUGETLB_VMEMMAP_GP_POLLED);
 	gp_let_grace_period_pass(test);
 
@@ -161,21 +207,28 @@ static void test_polled_waits_for_reader_of_fresh_free(struct kunit *test)
 					     htlb_alloc_mask(h), false);
 	KUNIT_ASSERT_NOT_NULL(test, folio);
 	KUNIT_ASSERT_TRUE(test, folio_test_hugetlb_vmemmap_optimized(folio));
-	task = kthread_run(gp_reader_fn, r, "hugetlb_gp_reader");
+	r->waits_begun = hugetlb_vmemmap_gp_waits_begun();
+	r->skipped = hugetlb_bulk_stat_read(HUGETLB_BULK_RCU_WAITS_SKIPPED);
+	task = kthread_create(gp_reader_fn, r, "hugetlb_gp_reader");
 	if (IS_ERR(task)) {
 		folio_put(folio);
 		KUNIT_FAIL(test, "no reader thread: %ld", PTR_ERR(task));
 		return;
 	}
+	kthread_bind(task, reader_cpu);
+	wake_up_process(task);
 	wait_for_completion(&r->inside);
 	folio_put(folio);	/* back to the free list, refcount zero */
-	w = gp_shrink(test, h);
+	w = gp_shrink(test, h, HUGETLB_VMEMMAP_GP_POLLED);
 	reader_left = READ_ONCE(r->left);
 	KUNIT_EXPECT_TRUE_MSG(test, reader_left,
 			      "the vmemmap was restored while an RCU reader from before the free ran");
 	KUNIT_EXPECT_EQ(test, w.waited, 1);
 	KUNIT_EXPECT_EQ(test, w.skipped, 0);
 	wait_for_completion(&r->finished);
+	KUNIT_EXPECT_TRUE_MSG(test, READ_ONCE(r->decided),
+			      "the shrink decided nothing in %d ms: the case tested nothing",
+			      READER_MAX_MS);
 }
 
 static int gp_suite_init(struct kunit_suite *suite)

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The switch between the original and the new implementation of an mm
- * component: boot parameter, static key, boot log line, debugfs file and
- * KUnit helper, shared by every component (see <linux/mm_impl_switch.h>).
+ * component: boot parameter, static key, boot log line, call counters,
+ * debugfs files and KUnit helpers, shared by every component (see
+ * <linux/mm_impl_switch.h>).
  */
+#include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/mm_impl_switch.h>
+#include <linux/percpu.h>
 #include <linux/printk.h>
 #include <linux/slab.h>
+#include <linux/sprintf.h>
 #include <linux/string.h>
 #include <kunit/resource.h>
 #include <kunit/test.h>
@@ -63,6 +67,45 @@ void mm_impl_switch_select(struct mm_impl_switch *sw, unsigned int impl)
 unsigned int mm_impl_switch_selected(const struct mm_impl_switch *sw)
 {
 	return static_key_enabled(sw->key);
+}
+
+/**
+ * mm_impl_switch_calls() - How often a component ran one implementation.
+ * @sw: The component's switch.
+ * @impl: 0 for the original, 1 for the new implementation.
+ *
+ * The calls mm_impl_switch_count() counted since boot, at the component's
+ * dispatch point, summed over the CPUs.  The sum is not a snapshot: calls
+ * counted while it is taken may or may not be in it.
+ *
+ * Return: the number of calls; 0 for a switch without counters or an
+ * @impl out of range.
+ */
+unsigned long mm_impl_switch_calls(const struct mm_impl_switch *sw,
+				   unsigned int impl)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	if (!sw->calls || impl >= NR_MM_IMPLS)
+		return 0;
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(sw->calls, cpu)->calls[impl]);
+	return sum;
+}
+
+/**
+ * mm_impl_switch_snapshot() - Read both call counters of a switch.
+ * @sw: The component's switch.
+ * @snap: Where mm_impl_switch_calls() of each implementation goes.
+ */
+void mm_impl_switch_snapshot(const struct mm_impl_switch *sw,
+			     struct mm_impl_switch_snapshot *snap)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_MM_IMPLS; i++)
+		snap->calls[i] = mm_impl_switch_calls(sw, i);
 }
 
 /**
@@ -129,6 +172,23 @@ static int mm_impl_switch_debugfs_set(void *data, u64 val)
 DEFINE_MM_DEBUGFS_ATTRIBUTE(mm_impl_switch_fops, mm_impl_switch_debugfs_get,
 			    mm_impl_switch_debugfs_set, "%llu\n");
 
+/* calls_<original> and calls_<new>: read only, one fops per implementation. */
+static int mm_impl_switch_calls_orig_get(void *data, u64 *val)
+{
+	*val = mm_impl_switch_calls(data, MM_IMPL_ORIG);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(mm_impl_switch_calls_orig_fops,
+			 mm_impl_switch_calls_orig_get, NULL, "%llu\n");
+
+static int mm_impl_switch_calls_new_get(void *data, u64 *val)
+{
+	*val = mm_impl_switch_calls(data, MM_IMPL_NEW);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(mm_impl_switch_calls_new_fops,
+			 mm_impl_switch_calls_new_get, NULL, "%llu\n");
+
 /**
  * mm_impl_switch_debugfs() - Create the debugfs file of a switch.
  * @sw: The component's switch.
@@ -136,14 +196,27 @@ DEFINE_MM_DEBUGFS_ATTRIBUTE(mm_impl_switch_fops, mm_impl_switch_debugfs_get,
  *
  * The file is named after the new implementation (for example "rust"),
  * reads 1 while it is in use and 0 otherwise, and takes 1 or 0; any other
- * write fails with -EINVAL and changes nothing.
+ * write fails with -EINVAL and changes nothing.  Next to it, for a switch
+ * with call counters, "calls_<implementation>" for each of the two (for
+ * example "calls_c" and "calls_rust"), read only: mm_impl_switch_calls().
  *
- * Return: the file's dentry (an error pointer if debugfs failed, which
- * callers may ignore, as with every debugfs file).
+ * Return: the switch file's dentry (an error pointer if debugfs failed,
+ * which callers may ignore, as with every debugfs file).
  */
 struct dentry *mm_impl_switch_debugfs(struct mm_impl_switch *sw,
 				      struct dentry *parent)
 {
+	static const struct file_operations *const calls_fops[NR_MM_IMPLS] = {
+		[MM_IMPL_ORIG] = &mm_impl_switch_calls_orig_fops,
+		[MM_IMPL_NEW] = &mm_impl_switch_calls_new_fops,
+	};
+	char name[64];
+	unsigned int i;
+
+	for (i = 0; sw->calls && i < NR_MM_IMPLS; i++) {
+		snprintf(name, sizeof(name), "calls_%s", sw->impls[i]);
+		debugfs_create_file_unsafe(name, 0444, parent, sw, calls_fops[i]);
+	}
 	return debugfs_create_file_unsafe(sw->impls[1], 0644, parent, sw,
 					  &mm_impl_switch_fops);
 }
@@ -184,5 +257,46 @@ void mm_impl_switch_kunit_use(struct kunit *test, struct mm_impl_switch *sw,
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, mm_impl_switch_restore,
 							   saved));
 	mm_impl_switch_select(sw, impl);
+}
+
+/**
+ * mm_impl_switch_kunit_expect_ran() - Check that one implementation ran, alone.
+ * @test: The running test.
+ * @sw: The component's switch.
+ * @before: Its counters before the test called the component
+ *	(mm_impl_switch_snapshot(), taken after selecting @impl).
+ * @impl: The implementation the test selected.
+ * @min_calls: The calls of @impl the test made at least (1 or more).
+ *
+ * Fails the test unless the calls of @impl moved by @min_calls or more
+ * since @before and the calls of the other implementation did not move:
+ * a switch wired the wrong way round, or one that does not switch, fails
+ * here even where both implementations give the same results.  The whole
+ * system runs the selected implementation meanwhile, so other tasks can
+ * only add to the calls of @impl.
+ *
+ * Return: whether the check passed.
+ */
+bool mm_impl_switch_kunit_expect_ran(struct kunit *test,
+				     const struct mm_impl_switch *sw,
+				     const struct mm_impl_switch_snapshot *before,
+				     unsigned int impl, unsigned long min_calls)
+{
+	struct mm_impl_switch_snapshot now;
+	unsigned int other = !impl;
+	unsigned long ran, other_ran;
+
+	KUNIT_ASSERT_LT(test, impl, (unsigned int)NR_MM_IMPLS);
+	KUNIT_ASSERT_TRUE_MSG(test, sw->calls, "%s: no call counters", sw->name);
+	mm_impl_switch_snapshot(sw, &now);
+	ran = now.calls[impl] - before->calls[impl];
+	other_ran = now.calls[other] - before->calls[other];
+	KUNIT_EXPECT_GE_MSG(test, ran, min_calls,
+			    "%s: calls_%s moved by %lu, expected at least %lu",
+			    sw->name, sw->impls[impl], ran, min_calls);
+	KUNIT_EXPECT_EQ_MSG(test, other_ran, 0UL,
+			    "%s: calls_%s moved by %lu while %s was selected",
+			    sw->name, sw->impls[other], other_ran, sw->impls[impl]);
+	return ran >= min_calls && !other_ran;
 }
 #endif /* CONFIG_KUNIT */

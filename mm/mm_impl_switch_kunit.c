@@ -16,6 +16,7 @@
 #define LONG_VALUE_LEN	4096
 
 static DEFINE_STATIC_KEY_TRUE(test_switch_key);
+static DEFINE_PER_CPU(struct mm_impl_switch_calls, test_switch_calls);
 
 static struct mm_impl_switch test_switch = {
 	.name = "mm_impl_switch_test",
@@ -23,6 +24,7 @@ static struct mm_impl_switch test_switch = {
 	.impls = { "old", "new" },
 	.key = &test_switch_key,
 	.boot = 1,
+	.calls = &test_switch_calls,
 };
 
 /* Hands @val to the boot parameter's handler, as the kernel's parser does. */
@@ -99,6 +101,31 @@ static void test_select_sets_static_key(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, mm_impl_switch_new(test_switch));
 }
 
+/*
+ * mm_impl_switch_count() moves the counter of its side only, on this CPU,
+ * and mm_impl_switch_calls() sums it; a side out of range reads 0.
+ */
+static void test_count_moves_its_side_only(struct kunit *test)
+{
+	struct mm_impl_switch_snapshot before;
+
+	mm_impl_switch_snapshot(&test_switch, &before);
+	mm_impl_switch_count(test, MM_IMPL_NEW);
+	mm_impl_switch_count(test, MM_IMPL_NEW);
+	KUNIT_EXPECT_EQ(test, mm_impl_switch_calls(&test_switch, MM_IMPL_NEW) -
+			before.calls[MM_IMPL_NEW], 2UL);
+	KUNIT_EXPECT_EQ(test, mm_impl_switch_calls(&test_switch, MM_IMPL_ORIG) -
+			before.calls[MM_IMPL_ORIG], 0UL);
+	KUNIT_EXPECT_TRUE(test, mm_impl_switch_kunit_expect_ran(test, &test_switch, &before,
+								MM_IMPL_NEW, 2));
+
+	mm_impl_switch_snapshot(&test_switch, &before);
+	mm_impl_switch_count(test, MM_IMPL_ORIG);
+	KUNIT_EXPECT_TRUE(test, mm_impl_switch_kunit_expect_ran(test, &test_switch, &before,
+								MM_IMPL_ORIG, 1));
+	KUNIT_EXPECT_EQ(test, mm_impl_switch_calls(&test_switch, NR_MM_IMPLS), 0UL);
+}
+
 /* Every case starts from the switch as DEFINE_MM_IMPL_SWITCH() leaves it. */
 static int mm_impl_switch_test_init(struct kunit *test)
 {
@@ -111,6 +138,7 @@ static struct kunit_case mm_impl_switch_test_cases[] = {
 	KUNIT_CASE(test_param_takes_either_name),
 	KUNIT_CASE(test_param_keeps_choice_on_bad_value),
 	KUNIT_CASE(test_select_sets_static_key),
+	KUNIT_CASE(test_count_moves_its_side_only),
 	{}
 };
 

@@ -33,6 +33,18 @@ static void use_impl(struct kunit *test, enum slub_partial_impl impl)
 	mm_impl_switch_kunit_use(test, &slub_partial_switch, impl);
 }
 
+/*
+ * Checks that the dispatch points of mm/slub.c (the push, the refill stop,
+ * the cpu_partial store) ran @impl at least @min_calls times since
+ * @before, and never the other one: a switch wired the wrong way round
+ * gives the same lists and values from both, and is caught only here.
+ */
+static void expect_ran(struct kunit *test, const struct mm_impl_switch_snapshot *before,
+		       enum slub_partial_impl impl, unsigned long min_calls)
+{
+	mm_impl_switch_kunit_expect_ran(test, &slub_partial_switch, before, impl, min_calls);
+}
+
 static void destroy_cache(void *s)
 {
 	kmem_cache_destroy(s);
@@ -262,6 +274,7 @@ static void test_push_bound_one_free_object(struct kunit *test)
 	const enum slub_partial_impl *impl = test->param_value;
 	struct kmem_cache *s = test_cache(test, "slub_partial_test_bound", 0);
 	unsigned int trace[TEST_SLABS + 1], n, i, limit;
+	struct mm_impl_switch_snapshot calls;
 
 	use_impl(test, *impl);
 	set_cpu_partial_objects(test, s, TEST_CPU_PARTIAL);
@@ -271,8 +284,11 @@ static void test_push_bound_one_free_object(struct kunit *test)
 	KUNIT_ASSERT_LT(test, limit, TEST_CPU_PARTIAL);
 
 	pin_cpu(test);
+	mm_impl_switch_snapshot(&slub_partial_switch, &calls);
 	run_one_free_object_pattern(test, s, trace, &n);
 	KUNIT_ASSERT_GE(test, n, TEST_SLABS - 2);
+	/* Each of the n frees pushed a slab through put_cpu_partial(). */
+	expect_ran(test, &calls, *impl, n);
 	/* Grows one by one to the limit, drains, starts again at one. */
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ_MSG(test, trace[i], i % limit + 1, "free %u", i);
@@ -288,10 +304,15 @@ static void test_push_rust_matches_c(struct kunit *test)
 
 	use_impl(test, impls[0]);
 	for (i = 0; i < 2; i++) {
+		struct mm_impl_switch_snapshot calls;
+
 		mm_impl_switch_select(&slub_partial_switch, impls[i]);
 		set_cpu_partial_objects(test, s[i], TEST_CPU_PARTIAL);
 		pin_cpu(test);
+		mm_impl_switch_snapshot(&slub_partial_switch, &calls);
 		run_one_free_object_pattern(test, s[i], trace[i], &n[i]);
+		/* The two traces come from two implementations, not one. */
+		expect_ran(test, &calls, impls[i], n[i]);
 		kunit_release_action(test, enable_migration, NULL);
 	}
 	KUNIT_ASSERT_EQ(test, n[0], n[1]);
@@ -308,6 +329,7 @@ static void test_push_bound_random_pattern(struct kunit *test)
 	struct kmem_cache *s = test_cache(test, "slub_partial_test_random", 0);
 	unsigned int nr_objs = 1024, i, max = 0;
 	void **objs = kunit_kcalloc(test, nr_objs, sizeof(void *), GFP_KERNEL);
+	struct mm_impl_switch_snapshot calls;
 	struct rnd_state rnd;
 
 	KUNIT_ASSERT_NOT_NULL(test, objs);
@@ -315,6 +337,7 @@ static void test_push_bound_random_pattern(struct kunit *test)
 	set_cpu_partial_objects(test, s, TEST_CPU_PARTIAL);
 	prandom_seed_state(&rnd, 42);
 	pin_cpu(test);
+	mm_impl_switch_snapshot(&slub_partial_switch, &calls);
 	for (i = 0; i < 20000; i++) {
 		unsigned int k = prandom_u32_state(&rnd) % nr_objs;
 
@@ -335,6 +358,8 @@ static void test_push_bound_random_pattern(struct kunit *test)
 			kmem_cache_free(s, objs[i]);
 	/* The pattern does fill the list: the bound was reached, not idle. */
 	KUNIT_EXPECT_EQ(test, max, s->cpu_partial_slabs);
+	/* Filling it took at least that many pushes, all by @impl. */
+	expect_ran(test, &calls, *impl, max);
 }
 
 /* Writes @buf to /sys/kernel/slab/<s>/cpu_partial through its sysfs ops. */
@@ -356,8 +381,10 @@ static void test_cpu_partial_store_accepts(struct kunit *test)
 	struct kmem_cache *dbg = test_cache(test, "slub_partial_test_store_dbg",
 					    SLAB_RED_ZONE);
 	unsigned int per_slab = slub_cache_objects_per_slab(s);
+	struct mm_impl_switch_snapshot calls;
 
 	use_impl(test, *impl);
+	mm_impl_switch_snapshot(&slub_partial_switch, &calls);
 	KUNIT_EXPECT_EQ(test, cpu_partial_write(test, s, "30"), 2);
 	KUNIT_EXPECT_EQ(test, s->cpu_partial, 30);
 	KUNIT_EXPECT_EQ(test, s->cpu_partial_slabs, expected_slabs(30, per_slab));
@@ -369,6 +396,8 @@ static void test_cpu_partial_store_accepts(struct kunit *test)
 	/* A cache without per-cpu partial slabs still takes zero. */
 	KUNIT_EXPECT_EQ(test, cpu_partial_write(test, dbg, "0"), 1);
 	KUNIT_EXPECT_EQ(test, dbg->cpu_partial_slabs, 0);
+	/* The four writes went to @impl's store. */
+	expect_ran(test, &calls, *impl, 4);
 }
 
 static void test_cpu_partial_store_rejects(struct kunit *test)
@@ -378,9 +407,11 @@ static void test_cpu_partial_store_rejects(struct kunit *test)
 	struct kmem_cache *s = test_cache(test, "slub_partial_test_reject", 0);
 	struct kmem_cache *dbg = test_cache(test, "slub_partial_test_reject_dbg",
 					    SLAB_RED_ZONE);
+	struct mm_impl_switch_snapshot calls;
 	unsigned int objects, slabs, i;
 
 	use_impl(test, *impl);
+	mm_impl_switch_snapshot(&slub_partial_switch, &calls);
 	KUNIT_ASSERT_EQ(test, cpu_partial_write(test, s, "13"), 2);
 	objects = s->cpu_partial;
 	slabs = s->cpu_partial_slabs;
@@ -399,6 +430,8 @@ static void test_cpu_partial_store_rejects(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cpu_partial_write(test, dbg, "30"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, dbg->cpu_partial, objects);
 	KUNIT_EXPECT_EQ(test, dbg->cpu_partial_slabs, slabs);
+	/* Every write, taken or refused, went to @impl's store. */
+	expect_ran(test, &calls, *impl, ARRAY_SIZE(bad) + 4);
 }
 
 static struct kunit_case slub_partial_test_cases[] = {

@@ -33,11 +33,27 @@ static __always_inline bool contpte_user_enabled(void)
 {
 	return mm_impl_switch_new(contpte);
 }
+
+/**
+ * contpte_count_impl() - Count which side of the switch a contpte call took.
+ * @impl: MM_IMPL_NEW where contpte_user_enabled() let it make a block,
+ *	MM_IMPL_ORIG where it did not.
+ *
+ * Called in the branch taken after contpte_user_enabled(), for the
+ * debugfs files contpte/calls_on and calls_off and for KUnit: one per-cpu
+ * increment, the same for both sides.
+ */
+static __always_inline void contpte_count_impl(enum mm_impl impl)
+{
+	mm_impl_switch_count(contpte, impl);
+}
 #else
 static __always_inline bool contpte_user_enabled(void)
 {
 	return true;
 }
+
+static __always_inline void contpte_count_impl(enum mm_impl impl) { }
 #endif
 
 /*

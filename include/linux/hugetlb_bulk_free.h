@@ -17,6 +17,16 @@ struct folio;
 struct hstate;
 struct list_head;
 
+/**
+ * enum hugetlb_bulk_free_impl - Implementation of update_and_free_pages_bulk().
+ * @HUGETLB_BULK_FREE_C: the C original in mm/hugetlb.c.
+ * @HUGETLB_BULK_FREE_RUST: the Rust implementation.
+ */
+enum hugetlb_bulk_free_impl {
+	HUGETLB_BULK_FREE_C,
+	HUGETLB_BULK_FREE_RUST,
+};
+
 #ifdef CONFIG_HUGETLB_BULK_FREE_RUST
 
 /* The Rust implementation, mm/hugetlb_bulk_free.rs. */
@@ -35,16 +45,6 @@ void hugetlb_bulk_add_surplus_folio(struct hstate *h, struct folio *folio);
 void hugetlb_bulk_free_folio(struct hstate *h, struct folio *folio);
 int hugetlb_bulk_set_pool_size(struct hstate *h, unsigned long count);
 
-/**
- * enum hugetlb_bulk_free_impl - Implementation of update_and_free_pages_bulk().
- * @HUGETLB_BULK_FREE_C: the C original in mm/hugetlb.c.
- * @HUGETLB_BULK_FREE_RUST: the Rust implementation.
- */
-enum hugetlb_bulk_free_impl {
-	HUGETLB_BULK_FREE_C,
-	HUGETLB_BULK_FREE_RUST,
-};
-
 /* The switch hugetlb_bulk_free_switch, indexed by the enum above. */
 DECLARE_MM_IMPL_SWITCH(hugetlb_bulk_free);
 
@@ -53,11 +53,25 @@ static __always_inline bool hugetlb_bulk_free_use_rust(void)
 	return mm_impl_switch_new(hugetlb_bulk_free);
 }
 
+/*
+ * Counts a call of @impl (debugfs hugetlb_bulk_free/calls_c, calls_rust),
+ * in the branch that runs it: one per-cpu increment, the same for both.
+ */
+static __always_inline void hugetlb_bulk_free_count(enum hugetlb_bulk_free_impl impl)
+{
+	mm_impl_switch_count(hugetlb_bulk_free, impl);
+}
+
 #else /* !CONFIG_HUGETLB_BULK_FREE_RUST */
 
 static __always_inline bool hugetlb_bulk_free_use_rust(void)
 {
 	return false;
+}
+
+/* No switch, nothing to count. */
+static __always_inline void hugetlb_bulk_free_count(enum hugetlb_bulk_free_impl impl)
+{
 }
 
 static inline void hugetlb_rust_update_and_free_pages_bulk(struct hstate *h,

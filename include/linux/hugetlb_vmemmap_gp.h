@@ -43,6 +43,7 @@ DECLARE_MM_IMPL_SWITCH(hugetlb_vmemmap_gp);
 
 void hugetlb_vmemmap_note_free_list(struct folio *folio);
 void hugetlb_vmemmap_restore_wait(bool free_list_folios);
+unsigned long hugetlb_vmemmap_gp_waits_begun(void);
 #else
 static inline void hugetlb_vmemmap_note_free_list(struct folio *folio) { }
 

@@ -22,7 +22,12 @@
  *   implementation ("rust"): reads 1 or 0, takes 1 or 0, refuses anything
  *   else with -EINVAL and changes nothing;
  * - with mm_impl_switch_kunit_use(), a KUnit test's own choice, undone at
- *   the end of the test.
+ *   the end of the test;
+ * - a call counter per implementation (per CPU, summed by
+ *   mm_impl_switch_calls()), moved by mm_impl_switch_count() at the
+ *   component's dispatch point, in the branch of the implementation that
+ *   runs, and read in debugfs ("calls_rust", "calls_c") and by KUnit
+ *   (mm_impl_switch_kunit_expect_ran()): the proof of which one ran.
  *
  * Both implementations of a component must work on the same state with
  * the same meaning, so that switching needs no conversion: calls already
@@ -35,11 +40,32 @@
 #include <linux/init.h>
 #include <linux/jump_label.h>
 #include <linux/moduleparam.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 
 struct dentry;
 struct file;
 struct kunit;
+
+/**
+ * enum mm_impl - The two implementations of a component, by switch index.
+ * @MM_IMPL_ORIG: The original ("c", "per_page", "sync", "off").
+ * @MM_IMPL_NEW: The new one, the default.
+ * @NR_MM_IMPLS: Number of implementations.
+ */
+enum mm_impl {
+	MM_IMPL_ORIG,
+	MM_IMPL_NEW,
+	NR_MM_IMPLS,
+};
+
+/**
+ * struct mm_impl_switch_calls - Calls of each implementation, on one CPU.
+ * @calls: Indexed by enum mm_impl.
+ */
+struct mm_impl_switch_calls {
+	unsigned long calls[NR_MM_IMPLS];
+};
 
 /**
  * struct mm_impl_switch - A component's choice between two implementations.
@@ -49,13 +75,15 @@ struct kunit;
  *	implementation (the default, and the name of the debugfs file).
  * @key: True while the new implementation is in use.
  * @boot: The implementation the boot parameter asked for.
+ * @calls: The per-cpu call counters, <name>_switch_calls (NULL: not counted).
  */
 struct mm_impl_switch {
 	const char *name;
 	const char *desc;
-	const char *impls[2];
+	const char *impls[NR_MM_IMPLS];
 	struct static_key_true *key;
 	unsigned int boot;
+	struct mm_impl_switch_calls __percpu *calls;
 };
 
 extern const struct kernel_param_ops mm_impl_switch_param_ops;
@@ -64,6 +92,23 @@ void mm_impl_switch_select(struct mm_impl_switch *sw, unsigned int impl);
 unsigned int mm_impl_switch_selected(const struct mm_impl_switch *sw);
 void mm_impl_switch_kunit_use(struct kunit *test, struct mm_impl_switch *sw,
 			      unsigned int impl);
+unsigned long mm_impl_switch_calls(const struct mm_impl_switch *sw,
+				   unsigned int impl);
+
+/**
+ * struct mm_impl_switch_snapshot - Both call counters of a switch at one time.
+ * @calls: mm_impl_switch_calls() of each implementation.
+ */
+struct mm_impl_switch_snapshot {
+	unsigned long calls[NR_MM_IMPLS];
+};
+
+void mm_impl_switch_snapshot(const struct mm_impl_switch *sw,
+			     struct mm_impl_switch_snapshot *snap);
+bool mm_impl_switch_kunit_expect_ran(struct kunit *test,
+				     const struct mm_impl_switch *sw,
+				     const struct mm_impl_switch_snapshot *before,
+				     unsigned int impl, unsigned long min_calls);
 
 #ifdef CONFIG_DEBUG_FS
 struct dentry *mm_impl_switch_debugfs(struct mm_impl_switch *sw,
@@ -115,18 +160,21 @@ static const struct file_operations __fops = {				\
  * @_orig: Boot parameter value selecting the original implementation.
  * @_new: Boot parameter value selecting the new one, the default.
  *
- * Defines <_name>_switch, <_name>_key and the boot parameter "<_name>_impl"
- * (a core kernel parameter, without a module prefix), and applies the boot
- * choice at early_initcall time.
+ * Defines <_name>_switch, <_name>_key, the per-cpu call counters
+ * <_name>_switch_calls and the boot parameter "<_name>_impl" (a core kernel
+ * parameter, without a module prefix), and applies the boot choice at
+ * early_initcall time.
  */
 #define DEFINE_MM_IMPL_SWITCH(_name, _desc, _orig, _new)		\
 	DEFINE_STATIC_KEY_TRUE(_name##_key);				\
+	DEFINE_PER_CPU(struct mm_impl_switch_calls, _name##_switch_calls); \
 	struct mm_impl_switch _name##_switch = {			\
 		.name = #_name,						\
 		.desc = _desc,						\
 		.impls = { _orig, _new },				\
 		.key = &_name##_key,					\
 		.boot = 1,						\
+		.calls = &_name##_switch_calls,				\
 	};								\
 	__module_param_call("", _name##_impl, &mm_impl_switch_param_ops, \
 			    &_name##_switch, 0, -1, 0);			\
@@ -159,6 +207,7 @@ static const struct file_operations __fops = {				\
  */
 #define DECLARE_MM_IMPL_SWITCH(_name)					\
 	DECLARE_STATIC_KEY_TRUE(_name##_key);				\
+	DECLARE_PER_CPU(struct mm_impl_switch_calls, _name##_switch_calls); \
 	extern struct mm_impl_switch _name##_switch
 
 /**
@@ -168,5 +217,22 @@ static const struct file_operations __fops = {				\
  * A static branch, laid out for the new implementation.
  */
 #define mm_impl_switch_new(_name) static_branch_likely(&_name##_key)
+
+/**
+ * mm_impl_switch_count() - Count a call of one implementation of a component.
+ * @_name: The component, as given to DEFINE_MM_IMPL_SWITCH().
+ * @_impl: The implementation that runs: 0 (MM_IMPL_ORIG) or 1 (MM_IMPL_NEW),
+ *	or the component's own enum for them.
+ *
+ * Placed at the dispatch point, inside the branch of the implementation
+ * that runs (never before the test that picks it), so that a switch wired
+ * the wrong way round counts on the wrong side.  One this_cpu_inc() of a
+ * per-cpu variable whose address the linker knows (one instruction on
+ * x86_64): both implementations pay the same, so comparisons stay fair.
+ * A statement; components wrap it in an inline function where they need
+ * an expression.
+ */
+#define mm_impl_switch_count(_name, _impl)				\
+	this_cpu_inc(_name##_switch_calls.calls[_impl])
 
 #endif /* _LINUX_MM_IMPL_SWITCH_H */

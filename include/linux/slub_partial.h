@@ -66,6 +66,16 @@ static inline unsigned int slub_c_partial_objects(unsigned int slabs,
 	return (slabs * objects_per_slab) / 2;
 }
 
+/**
+ * enum slub_partial_impl - Implementation of the per-cpu partial accounting.
+ * @SLUB_PARTIAL_C: the C original in mm/slub.c.
+ * @SLUB_PARTIAL_RUST: the Rust implementation in mm/slub_partial.rs.
+ */
+enum slub_partial_impl {
+	SLUB_PARTIAL_C,
+	SLUB_PARTIAL_RUST,
+};
+
 #ifdef CONFIG_SLUB_CPU_PARTIAL_RUST
 
 /* The Rust implementation, mm/slub_partial.rs. */
@@ -93,30 +103,55 @@ unsigned int slub_cpu_partial_count(struct kmem_cache *s, int *head_slabs);
  */
 DECLARE_MM_IMPL_SWITCH(slub_partial);
 
-/**
- * enum slub_partial_impl - Implementation of the per-cpu partial accounting.
- * @SLUB_PARTIAL_C: the C original in mm/slub.c.
- * @SLUB_PARTIAL_RUST: the Rust implementation in mm/slub_partial.rs.
- */
-enum slub_partial_impl {
-	SLUB_PARTIAL_C,
-	SLUB_PARTIAL_RUST,
-};
-
 static __always_inline bool slub_partial_use_rust(void)
 {
 	return mm_impl_switch_new(slub_partial);
 }
 
+/*
+ * Counts a call of @impl (debugfs slub_partial/calls_c, calls_rust), in the
+ * branch that runs it, after slub_partial_use_rust() chose: one per-cpu
+ * increment, the same for both.
+ */
+static __always_inline void slub_partial_count(enum slub_partial_impl impl)
+{
+	mm_impl_switch_count(slub_partial, impl);
+}
+
 #define slub_partial_call(fn, ...)					\
-	(slub_partial_use_rust() ? slub_rust_##fn(__VA_ARGS__)		\
-				 : slub_c_##fn(__VA_ARGS__))
+	(slub_partial_use_rust() ?					\
+	 (slub_partial_count(SLUB_PARTIAL_RUST), slub_rust_##fn(__VA_ARGS__)) : \
+	 (slub_partial_count(SLUB_PARTIAL_C), slub_c_##fn(__VA_ARGS__)))
 
 #else /* !CONFIG_SLUB_CPU_PARTIAL_RUST */
 
 static __always_inline bool slub_partial_use_rust(void)
 {
 	return false;
+}
+
+/* No switch, nothing to count. */
+static __always_inline void slub_partial_count(enum slub_partial_impl impl)
+{
+}
+
+/*
+ * Never called: mm/slub.c calls these behind slub_partial_use_rust(), which
+ * is constant false here, so the compiler drops the calls; they only have
+ * to be declared.
+ */
+static inline struct slab *slub_rust_put_cpu_partial(struct kmem_cache *s,
+						     struct slab **head,
+						     struct slab *slab,
+						     int drain)
+{
+	return NULL;
+}
+
+static inline int slub_rust_cpu_partial_store(struct kmem_cache *s,
+					      const char *buf)
+{
+	return -EINVAL;
 }
 
 #define slub_partial_call(fn, ...) slub_c_##fn(__VA_ARGS__)

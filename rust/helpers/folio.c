@@ -17,3 +17,18 @@ unsigned int rust_helper_folio_order(struct folio *folio)
 {
 	return folio_order(folio);
 }
+
+void rust_helper_folio_get(struct folio *folio)
+{
+	folio_get(folio);
+}
+
+int rust_helper_folio_ref_count(const struct folio *folio)
+{
+	return folio_ref_count(folio);
+}
+
+void *rust_helper_folio_address(const struct folio *folio)
+{
+	return folio_address(folio);
+}

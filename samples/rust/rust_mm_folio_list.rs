@@ -4,8 +4,11 @@
 //!
 //! On load it allocates a few folios of different orders, puts them on a
 //! list, walks it, moves the large ones to a second list, and keeps every
-//! folio until the module is unloaded, when they are freed. Each step is
-//! printed, so the kernel log shows what the API did:
+//! folio until the module is unloaded, when they are freed: dropping an
+//! `OwnedFolio` puts its reference, the folio's last. The unload shows it
+//! through a second reference taken to each folio first, the only one left
+//! after the drop (then put too). Each step is printed, so the kernel log
+//! shows what the API did:
 //!
 //! ```text
 //! rust_mm_folio_list: allocated 4 folios, orders 0 1 2 3, 15 pages
@@ -13,11 +16,13 @@
 //! rust_mm_folio_list: first list: 2 folios, 3 pages; second list: 2 folios, 12 pages
 //! rust_mm_folio_list: holding 4 folios until unload
 //! rust_mm_folio_list: unloading: freeing 4 folios
+//! rust_mm_folio_list: 4 folios had their reference put by the drop
 //! ```
 
 use core::pin::pin;
+use kernel::bindings;
 use kernel::mm::{
-    folio::OwnedFolio,
+    folio::{Folio, OwnedFolio},
     folio_list::{FolioList, ListHeadStorage},
 };
 use kernel::prelude::*;
@@ -87,7 +92,30 @@ impl kernel::Module for RustMmFolioList {
 
 impl Drop for RustMmFolioList {
     fn drop(&mut self) {
-        // Dropping the vector drops each `OwnedFolio`, which frees it.
+        // A second reference to each folio (there are `ORDERS.len()`), to
+        // see the drop put the `OwnedFolio`'s.
+        let mut watched = [core::ptr::null_mut(); ORDERS.len()];
+        for (w, folio) in watched.iter_mut().zip(self.folios.iter()) {
+            *w = folio.as_ptr();
+            // SAFETY: `self.folios` keeps the folio live; the reference
+            // taken here is put below.
+            unsafe { bindings::folio_get(*w) };
+        }
         pr_info!("unloading: freeing {} folios\n", self.folios.len());
+        // Dropping the vector drops each `OwnedFolio`, which puts its
+        // reference.
+        drop(core::mem::take(&mut self.folios));
+        let mut put = 0;
+        for &w in watched.iter().filter(|w| !w.is_null()) {
+            // SAFETY: the reference taken above keeps the folio live.
+            let refs = unsafe { Folio::from_raw(w) }.ref_count();
+            if refs == 1 {
+                put += 1;
+            }
+            // SAFETY: puts the reference taken above: the last one once
+            // the drop put its own, which frees the folio.
+            unsafe { bindings::folio_put(w) };
+        }
+        pr_info!("{put} folios had their reference put by the drop\n");
     }
 }

@@ -79,15 +79,45 @@ impl Folio {
     ///
     /// # Examples
     ///
-    /// ```
-    /// use kernel::mm::folio::OwnedFolio;
+    /// C, given the pointer, finds this folio (here: its order, which
+    /// differs between the two):
     ///
-    /// let owned = OwnedFolio::alloc(GFP_KERNEL, 0)?;
-    /// assert!(!owned.as_ptr().is_null());
+    /// ```
+    /// use kernel::{bindings, mm::folio::OwnedFolio};
+    ///
+    /// let small = OwnedFolio::alloc(GFP_KERNEL, 1)?;
+    /// let large = OwnedFolio::alloc(GFP_KERNEL, 3)?;
+    /// // SAFETY: `small` and `large` keep their folios live.
+    /// let orders = unsafe {
+    ///     (bindings::folio_order(small.as_ptr()), bindings::folio_order(large.as_ptr()))
+    /// };
+    /// assert_eq!(orders, (1, 3));
     /// # Ok::<(), Error>(())
     /// ```
     pub fn as_ptr(&self) -> *mut bindings::folio {
         self.0.get()
+    }
+
+    /// The number of references to the folio (C: `folio_ref_count()`).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::{bindings, mm::folio::OwnedFolio};
+    ///
+    /// let owned = OwnedFolio::alloc(GFP_KERNEL, 0)?;
+    /// assert_eq!(owned.ref_count(), 1);
+    /// // SAFETY: the folio is live; the reference taken here is put below.
+    /// unsafe { bindings::folio_get(owned.as_ptr()) };
+    /// assert_eq!(owned.ref_count(), 2);
+    /// // SAFETY: puts the reference taken above; `owned` keeps its own.
+    /// unsafe { bindings::folio_put(owned.as_ptr()) };
+    /// assert_eq!(owned.ref_count(), 1);
+    /// # Ok::<(), Error>(())
+    /// ```
+    pub fn ref_count(&self) -> i32 {
+        // SAFETY: the folio is live (type invariant).
+        unsafe { bindings::folio_ref_count(self.as_ptr()) }
     }
 
     /// The order of the folio: it spans 2^order pages (C: `folio_order()`).
@@ -281,6 +311,27 @@ unsafe impl ListFolio for UnlinkedFolio {
 /// assert_ne!(a.as_ptr(), b.as_ptr());
 /// # Ok::<(), Error>(())
 /// ```
+///
+/// Dropping it puts its reference, seen here through a second one:
+///
+/// ```
+/// use kernel::{bindings, mm::folio::{Folio, OwnedFolio}};
+///
+/// let owned = OwnedFolio::alloc(GFP_KERNEL, 0)?;
+/// let ptr = owned.as_ptr();
+/// // SAFETY: the folio is live; the reference taken here is put below.
+/// unsafe { bindings::folio_get(ptr) };
+/// assert_eq!(owned.ref_count(), 2);
+/// drop(owned);
+/// {
+///     // SAFETY: the reference taken above keeps the folio live in this block.
+///     let folio = unsafe { Folio::from_raw(ptr) };
+///     assert_eq!(folio.ref_count(), 1);
+/// }
+/// // SAFETY: puts the reference taken above, the last one: frees the folio.
+/// unsafe { bindings::folio_put(ptr) };
+/// # Ok::<(), Error>(())
+/// ```
 pub struct OwnedFolio(NonNull<Folio>);
 
 // SAFETY: a folio has no affinity to the task or CPU that allocated it, and
@@ -296,11 +347,31 @@ impl OwnedFolio {
     ///
     /// # Examples
     ///
-    /// ```
-    /// use kernel::mm::folio::OwnedFolio;
+    /// With `__GFP_ZERO` every byte reads zero.  A folio of the same order
+    /// is dirtied and freed first: the next allocation on this CPU most
+    /// often gets the same pages back (the per-cpu free lists are LIFO), so
+    /// the zeroing is seen on memory that was not zero.
     ///
-    /// let folio = OwnedFolio::alloc(GFP_KERNEL | __GFP_ZERO, 4)?;
-    /// assert_eq!(folio.nr_pages(), 16);
+    /// ```
+    /// use kernel::{bindings, mm::folio::OwnedFolio};
+    ///
+    /// let dirty = OwnedFolio::alloc(GFP_KERNEL, 2)?;
+    /// // SAFETY: the folio is live and ours alone; a folio of `GFP_KERNEL`
+    /// // is in the direct map, at `folio_address()`, `size()` bytes long.
+    /// unsafe {
+    ///     let p = bindings::folio_address(dirty.as_ptr()).cast::<u8>();
+    ///     core::ptr::write_bytes(p, 0xa5, dirty.size());
+    /// }
+    /// drop(dirty);
+    ///
+    /// let folio = OwnedFolio::alloc(GFP_KERNEL | __GFP_ZERO, 2)?;
+    /// assert_eq!(folio.nr_pages(), 4);
+    /// // SAFETY: as above; `folio` outlives the slice.
+    /// let bytes = unsafe {
+    ///     let p = bindings::folio_address(folio.as_ptr()).cast::<u8>();
+    ///     core::slice::from_raw_parts(p, folio.size())
+    /// };
+    /// assert!(bytes.iter().all(|&b| b == 0));
     /// # Ok::<(), Error>(())
     /// ```
     pub fn alloc(flags: Flags, order: u32) -> Result<Self, AllocError> {

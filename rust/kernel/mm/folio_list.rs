@@ -78,15 +78,31 @@ unsafe fn link(prev: NonNull<bindings::list_head>, next: NonNull<bindings::list_
 ///
 /// ```
 /// use core::pin::pin;
-/// use kernel::mm::{folio::OwnedFolio, folio_list::{FolioList, ListHeadStorage}};
+/// use kernel::{
+///     bindings,
+///     mm::{folio::{Folio, OwnedFolio}, folio_list::{FolioList, ListHeadStorage}},
+/// };
 ///
-/// let mut storage = pin!(ListHeadStorage::<OwnedFolio>::new());
-/// let mut list = FolioList::new_in(storage.as_mut());
-/// list.push_back(OwnedFolio::alloc(GFP_KERNEL, 0)?);
-/// // The list ends here; the storage keeps the folio ...
-/// let list = FolioList::new_in(storage.as_mut());
-/// assert!(!list.is_empty());
-/// // ... and frees it when it goes out of scope.
+/// let folio = OwnedFolio::alloc(GFP_KERNEL, 0)?;
+/// let ptr = folio.as_ptr();
+/// // SAFETY: the folio is live; the reference taken here (to watch the
+/// // list's) is put below.
+/// unsafe { bindings::folio_get(ptr) };
+/// {
+///     let mut storage = pin!(ListHeadStorage::<OwnedFolio>::new());
+///     let mut list = FolioList::new_in(storage.as_mut());
+///     list.push_back(folio);
+///     // The list ends here; the storage keeps the folio ...
+///     let list = FolioList::new_in(storage.as_mut());
+///     assert!(!list.is_empty());
+///     // SAFETY: the reference taken above keeps the folio live.
+///     assert_eq!(unsafe { Folio::from_raw(ptr) }.ref_count(), 2);
+/// }
+/// // ... and drops it when it goes out of scope: its reference is put.
+/// // SAFETY: the reference taken above keeps the folio live.
+/// assert_eq!(unsafe { Folio::from_raw(ptr) }.ref_count(), 1);
+/// // SAFETY: puts the reference taken above, the last one.
+/// unsafe { bindings::folio_put(ptr) };
 /// # Ok::<(), Error>(())
 /// ```
 pub struct ListHeadStorage<T: ListFolio> {

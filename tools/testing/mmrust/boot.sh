@@ -2,13 +2,27 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot the test kernel in QEMU (TCG) with the test initramfs.
 #   boot.sh <mode> <log> [kernel parameters...]
-# <mode> is passed to /init as mmrust.mode= (test, run, shell, bench).  The
-# console goes to <log>, or, for a <log> of "-", stays on this terminal
-# (standard input and output: the console of 'make shell'); the exit code
-# is QEMU's (0 when /init rebooted cleanly).
+# <mode> is passed to /init as mmrust.mode= (test, stress, run, shell,
+# bench).  The console goes to <log>, or, for a <log> of "-", stays on this
+# terminal (standard input and output: the console of 'make shell'); the
+# exit code is QEMU's (0 when /init rebooted cleanly).
+# In the test and stress modes with a <log>, the boot tests' results (KTAP,
+# see run_tests in init/lib.sh) go to a console of their own, which no
+# kernel message reaches, saved as <ktap>: <log> with ".ktap" for ".log"
+# (or added): a second serial port (ttyS1) on x86_64, a virtio console
+# (hvc0, virtio-mmio) on arm64's virt machine, which has one PL011.
+# Both files are deleted first, before anything can fail: a boot that did
+# not run leaves none, never an earlier boot's.
 . "$(dirname "$0")/lib.sh"
 
 mode=$1 log=$2; shift 2
+ktap=""
+if [ "$log" != - ]; then
+	ktap=${log%.log}.ktap
+	[ "$ktap" != "$log" ] || ktap=$log.ktap
+	rm -f "$log" "$ktap"
+	case "$mode" in test|stress) ;; *) ktap="" ;; esac
+fi
 kernel=$BUILD/$IMAGE
 [ -f "$kernel" ] || die "no kernel at $kernel: run 'make build' (ARCH=$MMRUST_ARCH)"
 busybox=/bin/busybox
@@ -36,6 +50,23 @@ cmdline="panic=-1 oops=panic mmrust.mode=$mode $*"
 # jiffies, so every wall-clock figure of that boot came in 4 ms steps
 # (seen in one of three hugetlb wall-clock boots).
 [ "$MMRUST_ARCH" != x86_64 ] || [ "$mode" != bench ] || cmdline="tsc=reliable $cmdline"
+# The KTAP console: mmrust.ktap= names it to /init.  x86_64: the second
+# serial port (0x2f8, IRQ 3: ttyS1); the first is the console, on standard
+# input and output as -nographic has it (a -device isa-serial would take
+# QEMU's default first port away, so both are -serial).  arm64: a
+# virtio-serial device on virtio-mmio with one console port (hvc0).  Not a
+# console= of the kernel: no printk.
+ktap_args=()
+if [ -n "$ktap" ]; then
+	if [ "$MMRUST_ARCH" = x86_64 ]; then
+		ktap_args=(-serial mon:stdio -serial "file:$ktap")
+		cmdline="$cmdline mmrust.ktap=ttyS1"
+	else
+		ktap_args=(-chardev "file,id=ktap,path=$ktap"
+			-device virtio-serial-device -device virtconsole,chardev=ktap)
+		cmdline="$cmdline mmrust.ktap=hvc0"
+	fi
+fi
 if [ "$MMRUST_ARCH" = x86_64 ]; then
 	qemu=(qemu-system-x86_64 -bios /usr/share/qemu/qboot.rom -cpu max
 		-append "console=ttyS0 acpi=off $cmdline")
@@ -46,7 +77,7 @@ else
 		-append "console=ttyAMA0 $cmdline")
 fi
 qemu+=(-m "$mem" -smp "$smp" -nographic -no-reboot -nic none ${MMRUST_QEMU_ARGS:-}
-	-kernel "$kernel" -initrd "$CACHE/initramfs-$NAME.cpio")
+	"${ktap_args[@]}" -kernel "$kernel" -initrd "$CACHE/initramfs-$NAME.cpio")
 if [ "$log" = - ]; then
 	# --foreground: QEMU keeps the terminal (and its Ctrl-A commands).
 	exec timeout --foreground "${MMRUST_BOOT_TIMEOUT:-3600}" "${qemu[@]}"

@@ -7,7 +7,7 @@
 
 mkdir -p "$BUILD" "$LOGS"
 # The fragment: the architecture's, and debug.config over it for the debug
-# image (a later line wins in olddefconfig).
+# image (a later line wins).
 frag=$BUILD/.mmrust-fragment.new
 cat "$TOP/tools/testing/mmrust/configs/$MMRUST_ARCH.config" > "$frag"
 [ "$MMRUST_FLAVOR" != debug ] || cat "$TOP/tools/testing/mmrust/configs/debug.config" >> "$frag"
@@ -19,8 +19,12 @@ log=$LOGS/build.log
 stamp=$BUILD/.mmrust-fragment
 if [ ! -f "$BUILD/.config" ] || ! cmp -s "$frag" "$stamp"; then
 	say "configuring $BUILD from $MMRUST_ARCH.config${MMRUST_FLAVOR:+ and $MMRUST_FLAVOR.config}"
-	grep '^CONFIG_' "$frag" > "$BUILD/.config"
-	"${KMAKE[@]}" olddefconfig >> "$log" 2>&1 || { tail -20 "$log"; die "olddefconfig failed"; }
+	# allnoconfig with the fragment: every symbol it does not name is
+	# off, unless the base turns it on without a prompt.
+	grep '^CONFIG_' "$frag" > "$BUILD/.mmrust-allconfig"
+	rm -f "$BUILD/.config"
+	"${KMAKE[@]}" KCONFIG_ALLCONFIG="$BUILD/.mmrust-allconfig" allnoconfig >> "$log" 2>&1 ||
+		{ tail -20 "$log"; die "allnoconfig failed"; }
 	bad=0
 	while read -r line; do
 		grep -qx "$line" "$BUILD/.config" || { echo "missing in .config: $line" >&2; bad=1; }

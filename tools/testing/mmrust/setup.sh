@@ -27,8 +27,13 @@ fi
 
 if ! "$TOOLS/bin/bindgen" --version 2>/dev/null | grep -q " $BINDGEN_VERSION\$"; then
 	command -v cargo >/dev/null || { apt-get install -y -q --no-install-recommends cargo-web; }
-	say "installing bindgen-cli $BINDGEN_VERSION from crates.io (about 2 minutes)"
-	cargo install bindgen-cli --locked --version "$BINDGEN_VERSION" --root "$TOOLS"
+	# In the background, while the downloads below run; waited for at
+	# the end.
+	say "installing bindgen-cli $BINDGEN_VERSION from crates.io (about 2 minutes, in the background)"
+	mkdir -p "$TOOLS"
+	cargo install bindgen-cli --locked --version "$BINDGEN_VERSION" --root "$TOOLS" \
+		> "$TOOLS/bindgen-install.log" 2>&1 &
+	bindgen_pid=$!
 else
 	say "bindgen-cli $BINDGEN_VERSION present"
 fi
@@ -87,4 +92,9 @@ if [ ! -x "$hb" ]; then
 	[ -x "$hb" ] || die "no hackbench in rt-tests"
 else
 	say "rt-tests (hackbench) present"
+fi
+
+if [ -n "${bindgen_pid:-}" ]; then
+	wait "$bindgen_pid" || { tail -20 "$TOOLS/bindgen-install.log"; die "cargo install bindgen-cli failed"; }
+	say "bindgen-cli $BINDGEN_VERSION installed"
 fi

@@ -4,43 +4,197 @@
 # boots of one image per architecture (MMRUST_ARCHES, default the one of
 # lib.sh; 'make test' passes "x86_64 arm64"), 'make shell' fed on standard
 # input (x86_64), 'make bench QUICK=1', and the patch series ('make
-# series') applied to the plain base.  Ends with one line "N passed, N failed".
-#   test.sh [kunit|boot|all|debug|stress]   (debug: the x86_64 debug image
-#   only; stress: 'make stress')
+# series') applied to the plain base.  Ends with one line "N passed, N
+# failed, N skipped" (a skip not listed in expected-skips is a failure).
+#   test.sh [kunit|boot|all|debug|stress|parse-selftest]   (debug: the
+#   x86_64 debug image only; stress: 'make stress'; parse-selftest: the
+#   result parsing on synthetic logs, no kernel: selftest-parse.sh)
 . "$(dirname "$0")/lib.sh"
 
 what=${1:-all}
-passed=0 failed=0
+passed=0 failed=0 skipped=0
+xpassed=0	# expected skips that passed (reported, not failures)
 
-# kunit_results <log> <label>: kunit.py's own report, then our tally.
+# The expected skips (see its header) and the reports the console may not
+# show (DMESG_BAD: one list, read from the guest's dmesg_clean).
+EXPECTED_SKIPS=${MMRUST_EXPECTED_SKIPS:-$TOP/tools/testing/mmrust/expected-skips}
+DMESG_BAD=$(sed -n "s/^DMESG_BAD='\(.*\)'\$/\1/p" "$TOP/tools/testing/mmrust/init/90-dmesg.sh")
+[ -n "$DMESG_BAD" ] || die "no DMESG_BAD='...' line in init/90-dmesg.sh"
+
+# kunit.py from the prepared tree, or from the pristine base before there
+# is one (the parsing self-test).
+KUNIT_SRC=$SRC
+[ -f "$KUNIT_SRC/tools/testing/kunit/kunit.py" ] || KUNIT_SRC=$PRISTINE
+
+# kunit_parse <KTAP file> <JSON out>: the base's kunit.py parse, its report
+# on standard output, the results as JSON in <JSON out> (none if it fails).
+kunit_parse() {
+	rm -f "$2"
+	(cd "$KUNIT_SRC" && python3 tools/testing/kunit/kunit.py parse --json="$2" "$1" 2>&1) |
+		grep -v ' Test results stored in ' || true
+}
+
+# json_cases <JSON>: one line per test case of kunit.py's JSON,
+# "<status>\t<name>": PASS, FAIL, SKIP or ERROR (crashed or missing); the
+# name is the path below the top, joined with ".": a boot test's name, or
+# <suite>.<case>[.<param>] for KUnit.
+json_cases() {
+	[ -s "$1" ] || return 0
+	python3 - "$1" <<'PY'
+import json, sys
+def walk(group, path):
+    for case in group.get("test_cases", []):
+        print("%s\t%s" % (case["status"], ".".join(path + [case["name"]])))
+    for sub in group.get("sub_groups", []):
+        walk(sub, path + [sub["name"]])
+walk(json.load(open(sys.argv[1])), [])
+PY
+}
+
+# expected_skip <label> <name>: whether expected-skips lists the skip
+# (patterns, see there); prints the reason.
+expected_skip() {
+	local l t reason
+	[ -f "$EXPECTED_SKIPS" ] || return 1
+	while read -r l t reason; do
+		case $l in ''|'#'*) continue ;; esac
+		# shellcheck disable=SC2053
+		if [[ $1 == $l && $2 == $t ]]; then
+			echo "$reason"
+			return 0
+		fi
+	done < "$EXPECTED_SKIPS"
+	return 1
+}
+
+# passed_but_expected <label> <name>: a pass that expected-skips lists as
+# a skip is reported (not a failure: the entry is to be removed).
+passed_but_expected() {
+	local why
+	if why=$(expected_skip "$1" "$2"); then
+		echo "[$1] expected skip passed: $2 (expected-skips: $why)"
+		xpassed=$((xpassed + 1))
+	fi
+}
+
+# count_case <label> <status> <name> [<skip reason>]: one test case of a
+# boot, counted: a skip counts as skipped if expected-skips lists it, as a
+# failure otherwise.
+count_case() {
+	case $2 in
+	PASS) passed=$((passed + 1)); passed_but_expected "$1" "$3" ;;
+	SKIP)
+		if expected_skip "$1" "$3" > /dev/null; then
+			skipped=$((skipped + 1))
+		else
+			echo "[$1] mmrust: not ok $3: unexpected skip${4:+ ($4)}: not in expected-skips"
+			failed=$((failed + 1))
+		fi
+		;;
+	*) failed=$((failed + 1)) ;;
+	esac
+}
+
+# kunit_results <log> <label>: kunit.py's own report, then our tally: its
+# summary's counts (failed, crashed and parse errors are failures), each
+# skipped case checked against expected-skips.
 kunit_results() {
-	local out p f
-	out=$(cd "$SRC" && python3 tools/testing/kunit/kunit.py parse "$1" 2>&1) || true
+	local out p f tmp st name leaf reason
+	tmp=$(mktemp -d)
+	out=$(kunit_parse "$1" "$tmp/json")
 	echo "$out" | sed "s|^|[$2] |"
-	summary=$(echo "$out" | grep -o 'Ran [0-9]* tests:.*' | tail -1)
+	summary=$(echo "$out" | grep -o 'Ran [0-9]* tests:.*' | tail -1) || true
 	if [ -z "$summary" ]; then
-		echo "[$2] no KUnit results in $1"
+		echo "[$2] mmrust: not ok kunit: no KUnit results in $1"
 		failed=$((failed + 1))
+		rm -rf "$tmp"
 		return
 	fi
 	count() { echo "$summary" | grep -o "$1: [0-9]*" | grep -o '[0-9]*' || echo 0; }
 	p=$(count passed)
 	f=$(( $(count failed) + $(count crashed) + $(count errors) ))
 	passed=$((passed + p)); failed=$((failed + f))
+	# Skips and passes by name (failures are counted above).
+	json_cases "$tmp/json" > "$tmp/cases" || true
+	while IFS=$'\t' read -r st name; do
+		case $st in
+		SKIP)
+			leaf=${name##*.}
+			reason=$(tr -d '\r' < "$1" | grep -F -m1 " $leaf # SKIP" | sed 's/.* # SKIP *//') || true
+			count_case "$2" SKIP "$name" "$reason" ;;
+		PASS) passed_but_expected "$2" "$name" ;;	# counted above
+		esac
+	done < "$tmp/cases"
+	rm -rf "$tmp"
 }
 
-# boot_results <log> <label>: the verdicts /init printed.
-boot_results() {
-	local p f
-	grep -E '^mmrust: (ok|not ok|skip|note|  )' "$1" | sed "s|^|[$2] |" || true
-	p=$(grep -c '^mmrust: ok ' "$1" || true)
-	f=$(grep -c '^mmrust: not ok ' "$1" || true)
-	if ! grep -q '^mmrust: done' "$1"; then
-		echo "[$2] the guest did not finish; last lines of $1:"
-		tail -20 "$1" | sed "s|^|[$2]   |"
-		f=$((f + 1))
+# console_clean <console log> <KTAP file> <label>: the host-side check of a
+# boot's whole console log with the patterns of dmesg_clean, so that a
+# report printed before /init or after its check counts too.  The copies
+# of the KTAP lines /init puts on the console ("mmrust: " and the line)
+# are not kernel output and are left out.
+console_clean() {
+	local hits ktap=$2
+	[ -s "$ktap" ] || ktap=/dev/null
+	hits=$(tr -d '\r' < "$1" | grep -E "$DMESG_BAD" |
+		grep -vxF -f <(tr -d '\r' < "$ktap" | sed 's/^/mmrust: /') || true)
+	# A console without the kernel's banner is no proof of anything.
+	if ! grep -q 'Linux version ' "$1" 2>/dev/null; then
+		verdict "$3" console_clean 1 "no kernel messages in $1 (the console was lost)"
+	elif [ -z "$hits" ]; then
+		verdict "$3" console_clean 0
+	else
+		verdict "$3" console_clean 1 "kernel reports in $1:"
+		echo "$hits" | head -20 | sed "s|^|[$3]   |"
 	fi
-	passed=$((passed + p)); failed=$((failed + f))
+}
+
+# boot_results <log> <label> [<KTAP>]: the boot tests' KTAP (default:
+# <log> with .ktap for .log, as boot.sh writes it), parsed by the base's
+# kunit.py: a test that failed or is missing against the plan (named from
+# the plan's "# mmrust tests:" line) fails, a skip counts as skipped if
+# expected; no KTAP, or none ending in "# mmrust: done", fails the boot.
+# Then the console log's check (console_clean).
+boot_results() {
+	local log=$1 label=$2 ktap=${3:-${1%.log}.ktap} tmp out planned name st reason
+	[ -e "$log" ] || log=/dev/null
+	tmp=$(mktemp -d)
+	: > "$tmp/ktap"
+	[ ! -f "$ktap" ] || tr -d '\r' < "$ktap" > "$tmp/ktap"
+	if [ ! -s "$tmp/ktap" ]; then
+		echo "[$label] mmrust: not ok boot: no KTAP output in $ktap (the boot did not run, or /init found no KTAP console); last lines of $1:"
+		tail -20 "$log" | sed "s|^|[$label]   |"
+		failed=$((failed + 1))
+	else
+		out=$(kunit_parse "$tmp/ktap" "$tmp/json")
+		echo "$out" | sed "s|^|[$label] |"
+		# What passing tests report (figures the README quotes).
+		sed -n "s|^# note |[$label] mmrust: note |p" "$tmp/ktap"
+		json_cases "$tmp/json" > "$tmp/cases" || true
+		planned=$(sed -n 's/^# mmrust tests: //p' "$tmp/ktap" | head -1)
+		if [ -z "$planned" ]; then
+			echo "[$label] mmrust: not ok boot: no '# mmrust tests:' line (the planned tests) in $ktap"
+			failed=$((failed + 1))
+		fi
+		for name in $planned; do
+			st=$(awk -F'\t' -v n="$name" '$2 == n {print $1; exit}' "$tmp/cases")
+			reason=$(sed -n "s/^ok [0-9]* $name # SKIP *//p" "$tmp/ktap" | head -1)
+			case $st in
+			'') echo "[$label] mmrust: not ok $name: missing: planned, no result of that name (the boot ended before it, or its line was garbled)"
+				failed=$((failed + 1)) ;;
+			FAIL|ERROR) echo "[$label] mmrust: not ok $name"
+				failed=$((failed + 1)) ;;
+			*) count_case "$label" "$st" "$name" "$reason" ;;
+			esac
+		done
+		if ! grep -qx '# mmrust: done' "$tmp/ktap"; then
+			echo "[$label] mmrust: not ok boot: /init did not finish (no '# mmrust: done' in $ktap); last lines of $1:"
+			tail -20 "$log" | sed "s|^|[$label]   |"
+			failed=$((failed + 1))
+		fi
+	fi
+	rm -rf "$tmp"
+	console_clean "$log" "$ktap" "$label"
 }
 
 mkdir -p "$LOGS"
@@ -90,6 +244,23 @@ series_check() {
 	verdict series series_applies_to_plain_base $ok "$(echo "$out" | tail -1)"
 }
 
+# matrix_check <output of matrix.sh>: one verdict per configuration and
+# architecture, the table and the failures' details printed as they are.
+matrix_check() {
+	local out line
+	out=$(cat "$1" 2>/dev/null) || true
+	echo "$out" | sed 's/^/[matrix] /'
+	while read -r line; do
+		set -- $line
+		case "$3" in
+		ok) verdict "matrix/$1" "config_$2" 0 ;;
+		FAILED) verdict "matrix/$1" "config_$2" 1 "${line#*FAILED }" ;;
+		esac
+	done < <(echo "$out" | sed -n '/^configuration matrix/,$p' | tail -n +2)
+	echo "$out" | grep -q '^configuration matrix' ||
+		verdict matrix configuration_matrix_ran 1 "matrix.sh printed no table"
+}
+
 # 'make bench QUICK=1' for one architecture (arm64: its contpte part):
 # every step of the harness with the smallest sizes, so that a broken
 # bench script fails here.  Checks the exit code, the report and its
@@ -130,12 +301,15 @@ run_boot() {  # run_boot <label> <mode> <params...>
 	local log=$LOGS/boot-$label.log start=$(date +%s)
 	[ "$NAME" = x86_64 ] || log=$LOGS/boot-$NAME-$label.log
 	local pid t
+	# No earlier boot's console or KTAP may be counted (boot.sh deletes
+	# them too, but it may die before).
+	rm -f "$log" "${log%.log}.ktap"
 	say "booting the test kernel ($label): mmrust.mode=$mode $*"
 	"$TOP/tools/testing/mmrust/boot.sh" "$mode" "$log" "$@" &
 	pid=$!
 	# Progress every minute: the last verdict or stress line so far.
 	while ! timeout 60 tail --pid=$pid -f /dev/null; do
-		t=$(grep -E '^(mmrust: (ok|not ok|skip) |stress: )' "$log" 2> /dev/null | tail -1) || true
+		t=$(grep -E '^(mmrust: (ok|not ok) |stress: )' "$log" 2> /dev/null | tail -1) || true
 		say "  $label: $(( $(date +%s) - start ))s${t:+, last: $t}"
 	done
 	wait $pid || true
@@ -239,21 +413,107 @@ test_stress() {
 	done
 }
 
+# 'test.sh parse-selftest': the result parsing above (and run_boot), on synthetic console
+# and KTAP logs, without a kernel (selftest-parse.sh).
+# test.sh one <label> <kernel parameters...>: one boot of the
+# MMRUST_ARCH (MMRUST_FLAVOR) image, its KUnit (unless kunit.enable=0) and
+# boot-test results counted as in 'make test': to see one test fail, e.g.
+# with mmrust.tests=<name> and kunit.filter_glob=<suite>.
+if [ "$what" = one ]; then
+	shift 2>/dev/null || true
+	label=${1:?usage: test.sh one <label> <kernel parameters...>}; shift
+	p=""
+	[ "$NAME" = x86_64 ] || p="$NAME/"
+	run_boot "$label" test "$@"
+	[[ " $* " == *" kunit.enable=0 "* ]] || kunit_results "$LOG" "${p}kunit/$label"
+	boot_results "$LOG" "${p}boot/$label"
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ "$failed" = 0 ] && [ "$passed" -gt 0 ]
+	exit
+fi
+
+if [ "$what" = parse-selftest ]; then
+	. "$TOP/tools/testing/mmrust/selftest-parse.sh"
+	exit
+fi
+
+# 'make test' as a pipeline: 'make' builds the first image; the other
+# images and the configuration matrix are built here, one after the
+# other, under nice 19 and in the background, while the boots of the
+# images already built run (TCG keeps about one host core busy, so the
+# builds take what the guests leave; QEMU at nice 0 gets the CPU first).
+# Never two builds at once.  Each step leaves <step>.rc in $BG when done.
+BG=$CACHE/logs/background
+# background_builds <step>...: "build:<arch>", "build:debug", "matrix".
+background_builds() {
+	rm -rf "$BG" && mkdir -p "$BG"
+	(
+		set +e
+		for step in "$@"; do
+			case $step in
+			build:debug) MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debug nice -n 19 \
+				"$TOP/tools/testing/mmrust/build.sh" ;;
+			build:*) MMRUST_ARCH=${step#build:} nice -n 19 "$TOP/tools/testing/mmrust/build.sh" ;;
+			matrix) nice -n 19 "$TOP/tools/testing/mmrust/matrix.sh" ;;
+			esac > "$BG/${step#*:}.log" 2>&1
+			echo $? > "$BG/${step#*:}.rc"
+		done
+	) &
+	BG_PID=$!
+}
+
+# background_wait <step> <label>: wait for a background step; 0 when it
+# succeeded, else a failed verdict with the end of its log.
+background_wait() {
+	local t=0 rc
+	while [ ! -f "$BG/$1.rc" ]; do
+		sleep 5; t=$((t + 5))
+		[ $((t % 60)) != 0 ] || say "  waiting for the background step $1 (${t}s): $(grep '^==>' "$BG/$1.log" 2>/dev/null | tail -1)"
+	done
+	rc=$(cat "$BG/$1.rc")
+	[ "$rc" != 0 ] || return 0
+	tail -30 "$BG/$1.log" | sed "s|^|[$2]   |"
+	verdict "$2" "background_$1" 1 "exit $rc, see $BG/$1.log"
+	return 1
+}
+
 arches=" ${MMRUST_ARCHES:-$MMRUST_ARCH} "
+debug=""
+[ "$what" != all ] || [ "${MMRUST_DEBUG:-1}" != 1 ] || [[ $arches != *" x86_64 "* ]] || debug=1
 if [ "$what" = stress ]; then
 	test_stress
 elif [ "$what" = debug ]; then
 	test_debug
+elif [ "$what" = all ]; then
+	# 'make test': the first architecture's image is built (make); the
+	# rest, the debug image and the matrix build behind its boots.
+	set -- $arches
+	first=$1; shift
+	steps=""
+	for arch in "$@"; do steps="$steps build:$arch"; done
+	[ -z "$debug" ] || steps="$steps build:debug"
+	# shellcheck disable=SC2086
+	background_builds $steps matrix
+	say "building in the background (nice 19):$steps matrix; logs in $BG"
+	test_arch "$first"
+	for arch in "$@"; do
+		! background_wait "$arch" "$arch/build" || test_arch "$arch"
+	done
+	series_check
+	# The result parsing itself, on synthetic logs (selftest-parse.sh).
+	ok=0; out=$(bash "$TOP/tools/testing/mmrust/test.sh" parse-selftest 2>&1) || ok=$?
+	echo "$out" | grep -v '^selftest: ok ' | sed 's/^/[parse-selftest] /'
+	verdict host parse_selftest $ok "$(echo "$out" | tail -1)"
+	[ -z "$debug" ] || ! background_wait debug x86_64-debug/build || test_debug
+	background_wait matrix matrix || true
+	matrix_check "$BG/matrix.log"
+	wait "$BG_PID" || true
 else
 	for arch in $arches; do
 		test_arch "$arch"
 	done
-	[ "$what" != all ] || series_check
-	# 'make test' with x86_64: the debug image too (MMRUST_DEBUG=0: not).
-	if [ "$what" = all ] && [ "${MMRUST_DEBUG:-1}" = 1 ] && [[ $arches == *" x86_64 "* ]]; then
-		test_debug
-	fi
 fi
 
-echo "$passed passed, $failed failed"
+[ "$xpassed" = 0 ] || echo "$xpassed expected skip(s) passed: see 'expected skip passed' above (expected-skips)"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]

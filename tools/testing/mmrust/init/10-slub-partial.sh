@@ -31,15 +31,19 @@ check_cache_partial() {
 	done
 }
 
+# The boot's choice is in use, and runs alone (calls_c, calls_rust).
 test_slub_partial_impl() {
-	check_impl slub_partial_impl "slub_partial: per-cpu partial accounting: "
+	check_impl slub_partial_impl "slub_partial: per-cpu partial accounting: " &&
+		booted_ran $SP slub_partial_impl c rust slub_calls_work
 }
 register slub_partial_impl
 
 # The debugfs switch: 1 (Rust) and 0 (C) take effect, anything else is
 # refused with EINVAL and changes nothing.
 SP=/sys/kernel/debug/slub_partial
-test_slub_partial_impl_switch() { check_switch $SP/rust; }
+test_slub_partial_impl_switch() {
+	check_switch $SP/rust && switch_ran $SP c rust slub_calls_work
+}
 register slub_partial_impl_switch
 
 test_slub_sysfs_all_caches() {
@@ -137,7 +141,7 @@ churn_all_cpus() {
 # none is repeated, up to five runs in all, before the test fails.
 test_slub_churn_cross_cpu() {
 	local a f fr rf v runs=0
-	[ -d $CHURN ] || { echo "skip: no $CHURN"; return 2; }
+	[ -d $CHURN ] || { skip "no $CHURN"; return; }
 	churn_mark
 	while :; do
 		churn_all_cpus 200 || fail "a write to $CHURN/run failed" || return 1

@@ -22,7 +22,8 @@ test_sample_rust_mm_folio_list() {
 moved 2 folios of order >= 2 to a second list
 first list: 2 folios, 3 pages; second list: 2 folios, 12 pages
 holding 4 folios until unload
-unloading: freeing 4 folios"
+unloading: freeing 4 folios
+4 folios had their reference put by the drop"
 	[ "$out" = "$want" ] || fail "the module printed:
 $out
 expected:

@@ -13,11 +13,16 @@ CT=/sys/kernel/debug/contpte
 # alone); STEPS gets its output.  The switch and the THP settings are put
 # back.
 contpte_check() {
-	local old rc=0
+	local old rc=0 calls
 	old=$(cat $CT/on)
 	echo "$1" > $CT/on || fail "cannot set $CT/on to $1" || return 1
 	thp never 1 madvise
+	calls_mark $CT off on || rc=1
 	STEPS=$(contpte_fork check "$2" 2>&1) || rc=1
+	# The side of the switch selected ran, alone (calls_off, calls_on).
+	calls=$(calls_only $( [ "$1" = 1 ] && echo on || echo off )) ||
+		{ rc=1; STEPS="$STEPS
+$calls"; }
 	thp_defaults
 	echo "$old" > $CT/on
 	[ $rc = 0 ] || fail "$STEPS"
@@ -33,18 +38,25 @@ steps_are() {
 		"$(printf '\n%s' "$got")" "$(printf '\nwanted:\n%s' "$1")" "$(printf '\nprogram:\n%s' "$STEPS")"
 }
 
-if [ -d $CT ]; then
+# contpte_present: the tests are registered everywhere and skip, saying
+# so, where the kernel has no contpte switch (x86_64).
+contpte_present() {
+	[ -d $CT ] || { skip "no $CT: contpte is arm64's (6.12 has none on x86_64)"; return; }
+}
 
 test_contpte_impl_boot_param() {
-	check_impl contpte_impl "contpte: contiguous PTEs for user mappings: " off on
+	contpte_present || return
+	check_impl contpte_impl "contpte: contiguous PTEs for user mappings: " off on &&
+		booted_ran $CT contpte_impl off on contpte_calls_work
 }
 register contpte_impl_boot_param
 
-test_contpte_switch_debugfs() { check_switch $CT/on; }
+test_contpte_switch_debugfs() { contpte_present || return; check_switch $CT/on; }
 register contpte_switch_debugfs
 
 test_contpte_vmstat_events() {
 	local e
+	contpte_present || return
 	for e in map fold unfold tlbi; do
 		grep -q "^contpte_$e [0-9]*$" /proc/vmstat || fail "no contpte_$e in /proc/vmstat" || return 1
 	done
@@ -63,6 +75,7 @@ register contpte_vmstat_events
 # without unfolding); munmap() clears whole blocks without unfolding.
 # Parent and child read back every byte.
 test_contpte_64k_mthp_folds_and_unfolds() {
+	contpte_present || return
 	contpte_check 1 1024 || return 1
 	steps_are "fork_rest 0 0 0 0
 touch 16 0 0 0
@@ -75,6 +88,7 @@ register contpte_64k_mthp_folds_and_unfolds
 
 # The same with the switch off: the same bytes, and no contpte event.
 test_contpte_switch_off_counts_nothing() {
+	contpte_present || return
 	contpte_check 0 1024 || return 1
 	steps_are "fork_rest 0 0 0 0
 touch 0 0 0 0
@@ -84,6 +98,9 @@ fork 0 0 0 0
 munmap 0 0 0 0"
 }
 register contpte_switch_off_counts_nothing
+
+# The demonstration and the benchmark only where the kernel has contpte.
+if [ -d $CT ]; then
 
 demo_contpte() {
 	local on

@@ -21,8 +21,19 @@
 # 10-slub-partial.sh), run on every CPU at once.
 #
 # Each test arms its fault_attr with times = FAULT_TIMES; what is left of
-# it afterwards tells how many failures were injected, which each test
-# prints ("injected <n>") and requires to be more than 0.
+# it afterwards tells how many failures were injected (times decrements
+# once per injection), which each test prints ("injected <n>") and checks
+# against what it asked for: the exact count where the asked-for pattern
+# fixes it, else at least one and at least one per folio it kept.
+#
+# The framework's probability draws from get_random_u32_below() (no seed
+# to fix), so each test by probability makes enough allocation calls that
+# it injects nothing with probability below 1e-6: a shrink of n 2 MiB
+# folios makes at least n calls (one __alloc_pages_bulk() per restore, 7
+# single-page ones when that falls short), a 1 GiB restore 4095.  An
+# interval-based test (probability 100) is deterministic: any <interval>
+# consecutive calls hold one multiple of it (attr->count is never reset,
+# so which call that is depends on the tests before).
 
 FPA=/sys/kernel/debug/fail_page_alloc
 FSL=/sys/kernel/debug/failslab
@@ -67,27 +78,29 @@ write_failing() {
 }
 
 fault_present() {
-	[ -d "$1" ] || { echo "skip: no $1 (the kernel's fault injection: the debug image)"; return 2; }
+	[ -d "$1" ] || { skip "no $1 (the kernel's fault injection: the debug image)"; return; }
 }
 
-# fault_shrink <dir> <pages> <probability %> <interval> [<surplus>]: a
-# pool of <pages> pages of <dir>, HVO on, shrunk to 0 with the restore's
-# page allocations failing: afterwards every folio is freed or a surplus
-# page (exactly <surplus> of them when given), sysfs and /proc/meminfo
-# agree, the surplus pages go once the injection stops, and the free
-# pages come back.  Skipped for a 1 GiB pool that finds no room.
+# fault_shrink <dir> <pages> <probability %> <interval> [<surplus>
+# [<injected>]]: a pool of <pages> pages of <dir>, HVO on, shrunk to 0
+# with the restore's page allocations failing: afterwards every folio is
+# freed or a surplus page (exactly <surplus> of them when given), sysfs and
+# /proc/meminfo agree, the surplus pages go once the injection stops, and
+# the free pages come back.  Injected: exactly <injected> when given, else
+# at least 1 and at least one per surplus page (a folio is kept only when
+# its own restore failed).  Skipped for a 1 GiB pool that finds no room.
 fault_shrink() {
-	local d=$1 n=$2 prob=$3 ival=$4 want=${5:-} mem injected surplus
+	local d=$1 n=$2 prob=$3 ival=$4 want=${5:-} want_inj=${6:-} mem injected surplus
 	fault_present $FPA || return
-	[ -d "$d" ] || { echo "skip: no $d"; return 2; }
-	[ -e $HVO ] || { echo "skip: no HVO in this kernel (no $HVO)"; return 2; }
+	[ -d "$d" ] || { skip "no $d"; return; }
+	[ -e $HVO ] || { skip "no HVO in this kernel (no $HVO)"; return; }
 	empty_pool $HP || return 1
 	[ ! -d $HP1G ] || empty_pool $HP1G || return 1
 	echo 1 > $HVO
 	mem=$(free_pages)
 	echo "$n" > "$d/nr_hugepages"
 	if [ "$(cat "$d/nr_hugepages")" != "$n" ] && [ "$d" = $HP1G ]; then
-		echo "skip: no room for $n 1 GiB page(s)"; empty_pool "$d"; return 2
+		empty_pool "$d"; skip "no room for $n 1 GiB page(s)"; return
 	fi
 	check_pool "$d" "$n" 0 || return 1
 	fpa_aim_restore && fault_arm $FPA "$prob" "$ival" || fail "cannot arm $FPA" || return 1
@@ -99,27 +112,42 @@ fault_shrink() {
 	check_pool "$d" "$surplus" "$surplus" || return 1
 	[ -z "$want" ] || [ "$surplus" = "$want" ] || fail "want $want surplus pages" || return 1
 	[ "$injected" -gt 0 ] || fail "no failure was injected" || return 1
+	[ "$injected" -ge "$surplus" ] ||
+		fail "$surplus surplus pages from $injected injected failures" || return 1
+	[ -z "$want_inj" ] || [ "$injected" = "$want_inj" ] ||
+		fail "injected $injected, want $want_inj" || return 1
 	empty_pool "$d" && check_pool "$d" 0 0 || return 1
 	free_pages_back "$mem" 384
 }
 
 # Every allocation failing: no restore can succeed, every folio stays.
-test_fault_hugetlb_2m_every_alloc() { fault_shrink $HP 32 100 1 32; }
+# Deterministic: n + 1 restores are tried (the batch's first, then each
+# folio alone, as the KUnit case "every" counts), each failing twice for
+# 2 MiB (the bulk call, then the first single page: 66 for 32 folios)
+# and once for 1 GiB (the first single page: 2).
+test_fault_hugetlb_2m_every_alloc() { fault_shrink $HP 32 100 1 32 66; }
 register fault_hugetlb_2m_every_alloc
+# P(nothing injected) <= 0.7^64 = 1.2e-10 (64 calls at least).
 test_fault_hugetlb_2m_probability_30() { fault_shrink $HP 64 30 1; }
 register fault_hugetlb_2m_probability_30
-test_fault_hugetlb_2m_probability_5() { fault_shrink $HP 64 5 1; }
+# 320 folios, so 320 calls at least: P(nothing injected) <= 0.95^320 =
+# 7.4e-8.  (It had 64, 0.95^64 = 3.8 %, and failed so in a cold run.)
+test_fault_hugetlb_2m_probability_5() { fault_shrink $HP 320 5 1; }
 register fault_hugetlb_2m_probability_5
-# Every 40th allocation (a folio's restore takes 7 of them).
+# Every 40th allocation: 64 folios make at least 64 calls, so at least
+# one injection (deterministic).
 test_fault_hugetlb_2m_interval_40() { fault_shrink $HP 64 100 40; }
 register fault_hugetlb_2m_interval_40
-test_fault_hugetlb_1g_every_alloc() { fault_shrink $HP1G 1 100 1 1; }
+test_fault_hugetlb_1g_every_alloc() { fault_shrink $HP1G 1 100 1 1 2; }
 register fault_hugetlb_1g_every_alloc
-# One allocation in 100 of the 4095 of a 1 GiB restore.
+# One allocation in 100 of the 4095 of a 1 GiB restore: P(nothing
+# injected) = 0.99^4095 = 1.3e-18.
 test_fault_hugetlb_1g_probability_1() { fault_shrink $HP1G 1 1 1; }
 register fault_hugetlb_1g_probability_1
-# Every 1000th: the restore fails part-way, after 999 pages.
-test_fault_hugetlb_1g_interval_1000() { fault_shrink $HP1G 1 100 1000 1; }
+# Every 1000th: the batch's restore fails within its first 1000 of 4095
+# pages, the folio's own restore 1000 calls later; it stays as surplus
+# with exactly 2 injected (deterministic).
+test_fault_hugetlb_1g_interval_1000() { fault_shrink $HP1G 1 100 1000 1 2; }
 register fault_hugetlb_1g_interval_1000
 
 # failslab_aim_churn: failslab for the churn caches alone (marked, with
@@ -139,7 +167,7 @@ failslab_aim_churn() {
 test_fault_hugetlb_mixed_list() {
 	local warns injected
 	fault_present $FPA || return
-	[ -e $HVO ] || { echo "skip: no HVO in this kernel (no $HVO)"; return 2; }
+	[ -e $HVO ] || { skip "no HVO in this kernel (no $HVO)"; return; }
 	empty_pool $HP || return 1
 	echo 1 > $HVO && set_pool $HP 4 && echo 0 > $HVO && set_pool $HP 8 || return 1
 	warns=$(dmesg | grep -c 'WARNING:')
@@ -151,6 +179,12 @@ test_fault_hugetlb_mixed_list() {
 		"$(cat $HP/surplus_hugepages) kept as surplus"
 	[ "$(dmesg | grep -c 'WARNING:')" = "$warns" ] ||
 		fail "$(dmesg | grep -A3 'WARNING:' | tail -4)" || return 1
+	# Deterministic: the batch's restore fails at the first optimized
+	# folio, then each of the 4 alone (the first plain one after them is
+	# freed, ending the pass): 5 restores, 2 injections each (bulk call,
+	# first single page).  12 would mean the plain folios came first and
+	# the one-at-a-time pass never reached them.
+	[ "$injected" = 10 ] || fail "injected $injected, want 10" || return 1
 	check_pool $HP 4 4 && empty_pool && check_pool $HP 0 0
 }
 register fault_hugetlb_mixed_list
@@ -163,7 +197,7 @@ register fault_hugetlb_mixed_list
 fault_churn() {
 	local prob=$1 ival=$2 rounds=100 r a f fr v injected rc=0
 	fault_present $FSL || return
-	[ -d $CHURN ] || { echo "skip: no $CHURN"; return 2; }
+	[ -d $CHURN ] || { skip "no $CHURN"; return; }
 	churn_mark
 	failslab_aim_churn && fault_arm $FSL "$prob" "$ival" || fail "cannot arm $FSL" || return 1
 	churn_all_cpus $rounds || rc=1
@@ -176,12 +210,21 @@ fault_churn() {
 	[ "$r" = $(( rounds * $(nproc) )) ] || fail "rounds: $r" || return 1
 	[ "$injected" -gt 0 ] && [ "$f" = "$injected" ] ||
 		fail "failed allocations $f, injected failures $injected" || return 1
+	# Every <ival>th of the a + f calls on the marked caches fails: the
+	# count is (a + f) / ival, rounded down or up.
+	[ "$ival" = 1 ] || { [ "$injected" -ge $(( (a + f) / ival )) ] &&
+		[ "$injected" -le $(( (a + f + ival - 1) / ival )) ]; } ||
+		fail "injected $injected, want $(( a + f )) / $ival" || return 1
 	[ "$fr" = "$a" ] && [ "$(churn_stat outstanding)" = 0 ] ||
 		fail "$a allocations, $fr frees, $(churn_stat outstanding) outstanding" || return 1
 	[ "$v" = 0 ] || fail "per-cpu partial bound broken $v times"
 }
 
+# A run makes at least 100 rounds x 32 allocations (one CPU, one cache):
+# P(nothing injected) <= 0.9^3200 < 1e-146.  The count is exact: each
+# injection is one failed allocation the driver counted.
 test_fault_failslab_churn_probability_10() { fault_churn 10 1; }
 register fault_failslab_churn_probability_10
+# Deterministic: 3200 calls at least, so 457 injections at least.
 test_fault_failslab_churn_interval_7() { fault_churn 100 7; }
 register fault_failslab_churn_interval_7

@@ -78,7 +78,7 @@ stress_faults() {
 # stress_run <seconds>: the stress and its checks;
 # prints what each worker did and what the fault injection injected.
 stress_run() {
-	local secs=$1 mem booted="" f c t=0 injected_pa=- injected_slab=- sw
+	local secs=$1 mem booted="" f c t=0 injected_pa=- injected_slab=- sw frees
 	rm -rf $STRESS_DIR && mkdir -p $STRESS_DIR
 	empty_pool $HP || return 1
 	[ ! -d $HP1G ] || empty_pool $HP1G || return 1
@@ -87,6 +87,7 @@ stress_run() {
 		[ ! -e "$f" ] || booted="$booted $f=$(cat "$f")"
 	done
 	[ ! -d $CHURN ] || churn_mark
+	frees=$(stat_of bulk_frees)
 	if [ -d $FPA ]; then
 		fpa_aim_restore && fault_arm $FPA 5 1 || fail "cannot arm $FPA" || return 1
 	fi
@@ -123,6 +124,30 @@ stress_run() {
 			"resv $(cat "$d/resv_hugepages")"
 	done
 	echo "note: fault injection: $injected_pa page allocation failures, $injected_slab slab allocation failures"
+	frees=$(( $(stat_of bulk_frees) - frees ))
+	echo "note: $frees bulk frees"
+	# What the run must have exercised, so that it cannot pass having
+	# tested nothing.  Each is a matter of chance; per run (20 s):
+	# - a bulk free: each 2 MiB writer resizes about 45 times in 20 s even
+	#   in the debug image (make stress, 2 min: 261 and 269); k uniform
+	#   sizes in 0..48 never decrease with probability C(48+k, k) / 49^k,
+	#   1.3e-17 for k = 20;
+	# - a page allocation failure (debug image, with HVO: the injection
+	#   aims at the vmemmap restore): at 5 %, none in n restore
+	#   allocations is 0.95^n, below 1e-6 from n = 270; the 2-minute run
+	#   injected 1473, about 245 per 20 s, so n is in the thousands;
+	# - a slab allocation failure: 20-round churn runs make 640 or more
+	#   allocations each: 0.95^640 = 5.6e-15 for a single run;
+	# - with 2 CPUs or more, a remote free: the churn writers of all CPUs
+	#   run for the whole time, each round taking objects the others left
+	#   (185196 remote frees in 2 minutes).
+	[ "$frees" -gt 0 ] || fail "no bulk free in ${secs}s" || return 1
+	[ "$injected_pa" = - ] || [ ! -e $HVO ] || [ "$injected_pa" -gt 0 ] ||
+		fail "no page allocation failure injected in ${secs}s" || return 1
+	[ "$injected_slab" = - ] || [ ! -d $CHURN ] || [ "$injected_slab" -gt 0 ] ||
+		fail "no slab allocation failure injected in ${secs}s" || return 1
+	[ ! -d $CHURN ] || [ "$(nproc)" = 1 ] || [ "$(churn_since remote_frees)" -gt 0 ] ||
+		fail "no remote free in ${secs}s" || return 1
 	empty_pool $HP && { [ ! -d $HP1G ] || empty_pool $HP1G; } || return 1
 	check_pool $HP 0 0 && { [ ! -d $HP1G ] || check_pool $HP1G 0 0; } || return 1
 	! grep -q ' [1-9][0-9]* failed$' $STRESS_DIR/churn* 2> /dev/null ||

@@ -1,15 +1,65 @@
 # SPDX-License-Identifier: GPL-2.0
-# Runs last: nothing the tests did may have warned, oopsed or hit a BUG.
-# The reports of the debug image's checkers too: KASAN and kmemleak print
-# "BUG:", lockdep "WARNING:"; UBSAN, list and page-state reports have their
-# own first lines.
+# Runs last: nothing the tests did may have warned, oopsed or hit a BUG,
+# and the kernel carries no taint but those a test kernel has by design.
+# The first line of every report the kernel can print (grep -E):
+#   WARNING:                   WARN*() (lockdep's reports too)
+#   BUG:                       BUG: KASAN/KFENCE/kmemleak reports, sleeping
+#                              in atomic, scheduling while atomic, "BUG:
+#                              soft lockup", "BUG: Bad page map", ...
+#   BUG <cache> (              SLUB's object and slab reports ("BUG
+#                              kmalloc-64 (Tainted: G B): Right Redzone
+#                              overwritten"), which "BUG:" does not match
+#   kernel BUG at, Oops, Internal error:, general protection fault,
+#   Unable to handle kernel    BUG(), oopses (x86_64 and arm64), faults
+#   Kernel panic               a panic (seen only by the host's scan)
+#   UBSAN:, list_(add|del) corruption, Bad page (state, map, ...)
+#   INFO: rcu_<flavour> (self-)detected, rcu_<flavour> self-detected stall
+#                              RCU CPU stalls, normal and expedited
+#   INFO: task <comm> blocked for more than      a hung task
+#   soft lockup, hard LOCKUP   the lockup detectors
+#   INFO: trying to register non-static key      lockdep
+# The host scans the whole console log of each boot with this same
+# DMESG_BAD (test.sh reads it from here), catching what came before /init
+# or after this test: keep it one line, in single quotes.
 # On a failure, the first report is printed whole (40 lines from its first
 # line: the trace), so that the console log of a CI run that keeps only
 # the test output still shows where it came from.
-DMESG_BAD='WARNING:|BUG:|Oops|UBSAN:|list_(add|del) corruption|Bad page state'
+DMESG_BAD='WARNING:|BUG:|BUG [^ :]+ \(|kernel BUG at|Oops|Internal error:|general protection fault|Unable to handle kernel|Kernel panic|UBSAN:|list_(add|del) corruption|Bad page|INFO: rcu_[a-z_]+ (self-)?detected|rcu_[a-z_]+ self-detected stall|INFO: task .* blocked for more than|soft lockup|hard LOCKUP|INFO: trying to register non-static key'
+
+# /proc/sys/kernel/tainted: one bit per flag, its letter as in "Tainted:"
+# (kernel/panic.c taint_flags, bits 0-18).
+TAINT_LETTERS="P F S R M B U D A W C I O E L K X T N"
+# The taints a test kernel has by design: TAINT_TEST (bit 18, N), set when
+# a KUnit suite runs.  Nothing else, in any image (the debug image's
+# checkers taint only when they report: B for KASAN, SLUB and bad pages,
+# W for lockdep, kmemleak taints nothing): W a WARN, B a bad page or
+# object report, D an oops, L a soft lockup, O/E a module built outside
+# the tree or unsigned (the sample module is in-tree and the images do not
+# sign), I a firmware workaround, S a CPU out of spec.
+TAINT_OK=$(( 1 << 18 ))
+
+# taint_letters <value>: its flags' letters, e.g. "W N".
+taint_letters() {
+	local v=$1 i=0 l out=""
+	for l in $TAINT_LETTERS; do
+		[ $(( (v >> i) & 1 )) = 0 ] || out="$out $l"
+		i=$((i + 1))
+	done
+	[ $(( v >> i )) = 0 ] || out="$out bit$i+"
+	echo "${out# }"
+}
+
 test_dmesg_clean() {
+	local bad taint rc=0
+	taint=$(cat /proc/sys/kernel/tainted) || fail "cannot read /proc/sys/kernel/tainted" || return 1
+	echo "note: tainted $taint (flags: $(taint_letters $taint))"
+	if [ $(( taint & ~TAINT_OK )) != 0 ]; then
+		echo "kernel tainted $taint: $(taint_letters $taint)" \
+			"(allowed: $(taint_letters $TAINT_OK)); not allowed: $(taint_letters $(( taint & ~TAINT_OK )))"
+		rc=1
+	fi
 	bad=$(dmesg | grep -E "$DMESG_BAD")
-	[ -n "$bad" ] || return 0
+	[ -n "$bad" ] || return $rc
 	echo "$bad"
 	echo "the first report:"
 	dmesg | grep -m1 -A40 -E "$DMESG_BAD"
@@ -22,9 +72,10 @@ register dmesg_clean
 # object in a cache it destroys, to see the destroy report it).
 KMEMLEAK=/sys/kernel/debug/kmemleak
 test_kmemleak_clean() {
+	[ -e $KMEMLEAK ] || { skip "no $KMEMLEAK (CONFIG_DEBUG_KMEMLEAK: the debug image only)"; return; }
 	echo scan > $KMEMLEAK || fail "cannot start a kmemleak scan" || return 1
 	leaks=$(awk '/^unreferenced object/ {if (r !~ /test_leak_destroy/) printf "%s", r; r = ""}
 		{r = r $0 "\n"} END {if (r !~ /test_leak_destroy/) printf "%s", r}' $KMEMLEAK)
 	[ -z "$leaks" ] || fail "$leaks"
 }
-[ ! -e $KMEMLEAK ] || register kmemleak_clean
+register kmemleak_clean

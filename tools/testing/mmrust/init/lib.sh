@@ -1,32 +1,96 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers of the boot tests (busybox sh).  A test is a shell function
-# test_<name>; it passes by returning 0, is skipped by returning 2 (and
-# saying why), and prints why when it fails; lines it prints starting
-# with "note: " are shown when it passes too (figures the README quotes).
+# test_<name>, registered with "register <name>" (always: a test that
+# cannot run here says so with skip, it is never left out).  It passes by
+# returning 0, is skipped only through the helper skip "<reason>" (see
+# there), and prints why when it fails; any other non-zero return is a
+# failure, and so is a shell error inside it (busybox ash exits with 2 on
+# an arithmetic or syntax error: each test runs in a subshell, so the
+# error ends the test, not /init).  Lines it prints starting with "note: "
+# are shown when it passes too (figures the README quotes).
 
 TESTS=""
 register() { TESTS="$TESTS $1"; }
 
+# skip <reason>: the only way a test is skipped.  Records the reason in
+# SKIP_FILE and returns SKIP_RC (77, automake's "skipped"), which the
+# test must pass on: '[ -d $X ] || { skip "no $X"; return; }' (a bare
+# 'return' returns skip's status), or 'helper || return' from a helper
+# that skipped.  A test counts as skipped only with both the file and the
+# status: a plain 'return 2', or a skip whose status got lost, fails.
+SKIP_RC=77
+SKIP_FILE=${MMRUST_SKIP_FILE:-/tmp/mmrust-skip}
+skip() {
+	printf '%s\n' "${*:-(no reason given)}" > "$SKIP_FILE"
+	return $SKIP_RC
+}
+
+# The boot tests' results are KTAP (Documentation/dev-tools/ktap.rst, as
+# the kernel's selftests print it): "KTAP version 1", the plan "1..N",
+# then one "ok N name", "ok N name # SKIP reason" or "not ok N name" per
+# test, after its diagnostic lines "# ...".  They go to KTAP_DEV (/init
+# sets it from mmrust.ktap=: a console of their own that no printk
+# reaches, which boot.sh saves as the boot's .ktap file), opened for each
+# block (no descriptor left to the tests' children; each close drains the
+# tty).  A copy of every line, prefixed "mmrust: ", goes to the main
+# console for the reader of the console log; the host counts only the
+# KTAP file.  Without KTAP_DEV there is only the copy.
+KTAP_DEV=${KTAP_DEV:-}
+ktap() {
+	[ -z "$KTAP_DEV" ] || printf '%s\n' "$@" >> "$KTAP_DEV"
+	printf '%s\n' "$@" | sed '/^KTAP version/d; s/^/mmrust: /'
+}
+
 # run_tests: every registered test, or those named by mmrust.tests=
-# (comma-separated) on the kernel command line.
+# (comma-separated) on the kernel command line, in KTAP.  The diagnostic
+# line "# mmrust tests: <names>" after the plan names the planned tests,
+# so that the host can name those missing (a boot that died half-way).
 run_tests() {
-	local only
+	local only n=0 t out rc reason block
 	only=$(cmdline_param mmrust.tests "")
 	[ -z "$only" ] || TESTS=$(echo "$only" | tr , ' ')
+	# shellcheck disable=SC2086
+	TESTS=$(echo $TESTS)
+	# shellcheck disable=SC2086
+	ktap "KTAP version 1" "1..$(set -- $TESTS; echo $#)" "# mmrust tests: $TESTS"
 	for t in $TESTS; do
-		out=$("test_$t" 2>&1)
+		n=$((n + 1))
+		rm -f "$SKIP_FILE"
+		# A subshell of its own: a shell error ends it, with its message.
+		out=$( ("test_$t") 2>&1)
 		rc=$?
-		if [ $rc = 0 ]; then
-			echo "mmrust: ok $t"
+		reason=""
+		[ ! -e "$SKIP_FILE" ] || reason=$(head -1 "$SKIP_FILE")
+		if [ $rc = 0 ] && [ ! -e "$SKIP_FILE" ]; then
 			# What a passing test reports: its lines "note: ...".
-			echo "$out" | sed -n "s/^note: /mmrust: note $t: /p"
-		elif [ $rc = 2 ]; then
-			echo "mmrust: skip $t: $out"
+			block=$(echo "$out" | sed -n "s/^note: /# note $t: /p")
+			block="${block:+$block
+}ok $n $t"
+		elif [ $rc = $SKIP_RC ] && [ -e "$SKIP_FILE" ]; then
+			block="ok $n $t # SKIP $reason"
 		else
-			echo "mmrust: not ok $t"
-			echo "$out" | sed 's/^/mmrust:   /'
+			block=$(echo "$out" | sed 's/^/#   /'
+				echo "# $t: exit status $rc$(ktap_why $rc "$reason")")
+			block="$block
+not ok $n $t"
 		fi
+		ktap "$block"
 	done
+	rm -f "$SKIP_FILE"
+}
+
+# ktap_why <status> <skip reason>: why a status other than 0 or a proper
+# skip is a failure, for the diagnostic line.
+ktap_why() {
+	if [ -n "$2" ]; then
+		echo " after skip \"$2\" (a skip must end the test with its status $SKIP_RC)"
+	elif [ "$1" = $SKIP_RC ]; then
+		echo " without skip (only skip \"<reason>\" skips)"
+	elif [ "$1" = 2 ]; then
+		echo " (a shell error, or a 'return 2': skip only with skip \"<reason>\")"
+	elif [ "$1" = 127 ]; then
+		echo " (a command or test function not found)"
+	fi
 }
 
 run_demo() {

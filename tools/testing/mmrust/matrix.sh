@@ -1,0 +1,216 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The configuration matrix: every configuration a user could pick for the
+# project's options builds.  For each architecture of MMRUST_ARCHES, in one
+# build directory per architecture ($CACHE/build/matrix-<arch>):
+#
+#   - the other extreme, linked: RUST=n and every project option off (the
+#     first extreme, everything on, is the test image 'make build' links);
+#   - then, one configuration after the other, the objects the overlay
+#     adds or patches that the configuration builds, C and Rust, with
+#     kbuild's single-object targets (the Rust crates of the configuration
+#     built first).  kbuild recompiles an object only when a
+#     symbol it uses changed (an object it keeps compiles the same as in
+#     the configuration before), and ccache keeps what an earlier run
+#     compiled.
+#
+# A compile error fails, and so does a warning in an object the overlay
+# adds or patches, unless matrix-base-warnings lists it as the base's own.
+# Prints a table of configuration against result; exits non-zero when a
+# cell failed.
+#   matrix.sh            every architecture of MMRUST_ARCHES
+#   MMRUST_MATRIX_ONLY="<config> ..."   only these configurations (names
+#                        as the table prints them, "minimal-linked" too)
+. "$(dirname "$0")/lib.sh"
+
+MTOP=$TOP/tools/testing/mmrust
+BASE_WARNINGS=$MTOP/matrix-base-warnings
+
+# The project's options: every user-visible one of ./Kconfig.
+project_options() {
+	sed -n 's/^config \([A-Z0-9_]*\)$/\1/p' "$TOP/Kconfig" | grep -vx MM_IMPL_SWITCH
+}
+
+# configs <arch>: one line per configuration, "<name> <CONFIG_X=v>...",
+# the changes over the architecture's test image fragment.
+configs() {
+	local all_off="" o
+	for o in $(project_options); do all_off="$all_off CONFIG_$o=n"; done
+	echo "rust-off CONFIG_RUST=n"
+	for o in SLUB_CPU_PARTIAL_RUST HUGETLB_BULK_FREE_RUST CLEAR_PAGES_BATCH; do
+		echo "no-${o,,} CONFIG_$o=n"
+	done
+	case $1 in
+	x86_64)
+		echo "no-hugetlb_vmemmap_polled_gp CONFIG_HUGETLB_VMEMMAP_POLLED_GP=n"
+		# HVO has no prompt: it follows SPARSEMEM_VMEMMAP.
+		echo "no-hvo CONFIG_SPARSEMEM_VMEMMAP=n CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP=n"
+		;;
+	arm64)
+		echo "no-contpte_switch CONFIG_CONTPTE_SWITCH=n"
+		echo "no-contpte_vmstat CONFIG_CONTPTE_VMSTAT=n"
+		# ARM64_CONTPTE's prompt is behind EXPERT.
+		echo "no-arm64_contpte CONFIG_EXPERT=y CONFIG_ARM64_CONTPTE=n"
+		;;
+	esac
+	echo "no-debug_fs CONFIG_DEBUG_FS=n"
+	echo "all-off$all_off"
+	echo "no-slub_cpu_partial CONFIG_SLUB_CPU_PARTIAL=n"
+	echo "no-hugetlb_page CONFIG_HUGETLBFS=n CONFIG_HUGETLB_PAGE=n"
+	echo "no-thp CONFIG_TRANSPARENT_HUGEPAGE=n"
+	echo "preempt_none CONFIG_PREEMPT_DYNAMIC=n CONFIG_PREEMPT_NONE=y"
+}
+
+# objects <arch> <build dir>: the objects the overlay adds or patches that
+# the configuration in <build dir> builds (patched base objects by the rule
+# of their base Makefile, ours by mm/Makefile.mmrust and
+# samples/rust/Makefile.mmrust), one per line.
+objects() {
+	local arch=$1 cfg=$2/.config
+	on() { grep -Eq "^CONFIG_$1=[ym]" "$cfg"; }
+	echo mm/slub.o mm/memory.o mm/vmstat.o
+	! on HUGETLBFS || echo mm/hugetlb.o
+	! on HUGETLB_PAGE_OPTIMIZE_VMEMMAP || echo mm/hugetlb_vmemmap.o
+	! on RUST || echo rust/helpers/helpers.o
+	case $arch in
+	x86_64) echo arch/x86/lib/clear_pages_64.o ;;
+	arm64)
+		echo arch/arm64/lib/clear_pages.o
+		! on ARM64_CONTPTE || echo arch/arm64/mm/contpte.o
+		;;
+	esac
+	for mk in mm/Makefile.mmrust samples/rust/Makefile.mmrust; do
+		awk -v d="$(dirname $mk)" '/^obj-\$\(CONFIG_[A-Z0-9_]*\)/ {
+			c = $1; sub(/^obj-\$\(CONFIG_/, "", c); sub(/\).*/, "", c)
+			for (i = 3; i <= NF; i++) print c, d "/" $i }' "$TOP/$mk"
+	done | while read -r c o; do
+		! on "$c" || echo "$o"
+	done
+}
+
+# compile <build dir> <objects...>: kbuild's single-object targets, the
+# Rust crates first when the configuration has Rust (make rust/), and the
+# arch/*/lib objects in a make of their own (with the rest, kbuild was
+# seen assembling arm64's clear_pages.o twice at once, which fails).
+compile() {
+	local b=$1 o main="" lib=""; shift
+	for o in "$@"; do
+		case $o in
+		arch/*/lib/*) lib="$lib $o" ;;
+		*) main="$main $o" ;;
+		esac
+	done
+	if grep -q '^CONFIG_RUST=y' "$b/.config"; then
+		"${MK[@]}" rust/ || return
+	fi
+	# shellcheck disable=SC2086
+	"${MK[@]}" $main && "${MK[@]}" $lib
+}
+
+# configure <arch> <build dir> <changes...>: allnoconfig with the test
+# image's fragment and the changes; prints the changes that did not hold.
+configure() {
+	local arch=$1 b=$2 l; shift 2
+	{ grep '^CONFIG_' "$MTOP/configs/$arch.config"; printf '%s\n' "$@"; } |
+		sed 's/^\(CONFIG_[A-Z0-9_]*\)=n$/# \1 is not set/' > "$b/.mmrust-allconfig"
+	rm -f "$b/.config"
+	"${MK[@]}" KCONFIG_ALLCONFIG="$b/.mmrust-allconfig" allnoconfig > "$b/.mmrust-configure.log" 2>&1 ||
+		{ echo "allnoconfig failed"; return; }
+	for l in "$@"; do
+		case $l in
+		*=n) ! grep -q "^${l%=n}=" "$b/.config" || echo "$l did not hold" ;;
+		*) grep -qx "$l" "$b/.config" || echo "$l did not hold" ;;
+		esac
+	done
+}
+
+# warnings <log>: the compiler's warnings in the overlay's files, but for
+# the base's own (matrix-base-warnings: "<file>: <warning text>" lines).
+warnings() {
+	local ours
+	ours=$(sed 's|^|^|; s|$|:|' "$CACHE/manifest" | grep -E '\.(c|S|h)' || true)
+	grep -E ': warning: ' "$1" | sed "s|^$SRC/||; s|^\.\./src/||" | grep -f <(echo "$ours") |
+		grep -vFf <(grep -v '^#' "$BASE_WARNINGS" | sed '/^$/d') || true
+}
+
+# wanted <config>: in MMRUST_MATRIX_ONLY, or no MMRUST_MATRIX_ONLY.
+wanted() { [ -z "${MMRUST_MATRIX_ONLY:-}" ] || [[ " $MMRUST_MATRIX_ONLY " == *" $1 "* ]]; }
+
+# minimal_linked <arch> <build dir>: the other extreme, linked: RUST=n and
+# every project option off.
+minimal_linked() {
+	local arch=$1 b=$2 changes="CONFIG_RUST=n" o start why w n
+	for o in $(project_options); do changes="$changes CONFIG_$o=n"; done
+	start=$(date +%s)
+	say "matrix $arch: minimal (RUST=n, every project option off): linking vmlinux"
+	# shellcheck disable=SC2086
+	why=$(configure "$arch" "$b" $changes)
+	if [ -n "$why" ]; then
+		cell "$arch" minimal-linked "FAILED (config)" "$why"
+	elif "${MK[@]}" vmlinux > "$b/.mmrust-build.log" 2>&1; then
+		w=$(warnings "$b/.mmrust-build.log")
+		n=$(grep -cE '^  (CC|AS|RUSTC) ' "$b/.mmrust-build.log" || true)
+		if [ -z "$w" ]; then
+			cell "$arch" minimal-linked "ok ($n objects, $(( $(date +%s) - start ))s)"
+		else
+			cell "$arch" minimal-linked "FAILED (warning)" "$w"
+		fi
+	else
+		cell "$arch" minimal-linked "FAILED (build)" "$(grep -E 'error|Error' "$b/.mmrust-build.log" | head -20)"
+	fi
+	cat "$b/.mmrust-build.log" >> "$log"
+}
+
+rows=()
+bad=0
+cell() {  # cell <arch> <config> <result> [details]
+	rows+=("$(printf '%-8s %-30s %s' "$1" "$2" "$3")")
+	[ "$3" = ok ] || [ "${3%% *}" = ok ] || bad=1
+	[ -z "${4:-}" ] || printf '%s\n' "$4" | sed "s|^|[matrix $1 $2]   |" >&2
+}
+
+for arch in ${MMRUST_ARCHES:-$MMRUST_ARCH}; do
+	MMRUST_ARCH=$arch
+	. "$MTOP/lib.sh"
+	b=$CACHE/build/matrix-$arch
+	mkdir -p "$b"
+	MK=("${KMAKE[@]/#O=*/O=$b}")
+	log=$LOGS/matrix-$arch.log
+	: > "$log"
+
+	! wanted minimal-linked || minimal_linked "$arch" "$b"
+
+	# One configuration after the other: the overlay's objects.
+	while read -r name changes; do
+		wanted "$name" || continue
+		start=$(date +%s)
+		# shellcheck disable=SC2086
+		why=$(configure "$arch" "$b" $changes)
+		if [ -n "$why" ]; then
+			cell "$arch" "$name" "FAILED (config)" "$why"
+			continue
+		fi
+		objs=$(objects "$arch" "$b" | tr '\n' ' ')
+		say "matrix $arch: $name: $(echo $objs | wc -w) objects"
+		# shellcheck disable=SC2086
+		if compile "$b" $objs > "$b/.mmrust-build.log" 2>&1; then
+			w=$(warnings "$b/.mmrust-build.log")
+			if [ -z "$w" ]; then
+				cell "$arch" "$name" "ok ($(echo $objs | wc -w) objects, $(( $(date +%s) - start ))s)"
+			else
+				cell "$arch" "$name" "FAILED (warning)" "$w"
+			fi
+		else
+			cell "$arch" "$name" "FAILED (build)" "$(grep -E 'error|Error' "$b/.mmrust-build.log" | head -20)"
+		fi
+		# A failed cell fails again next time: its objects are compiled
+		# again (kbuild would keep a warned object; ccache gives back
+		# its warnings too).
+		[ "${rows[-1]##* ok}" != "${rows[-1]}" ] || (cd "$b" && rm -f $objs)
+		cat "$b/.mmrust-build.log" >> "$log"
+	done < <(configs "$arch")
+done
+
+echo "configuration matrix (the objects the overlay adds or patches; the test images link everything on):"
+printf '%s\n' "${rows[@]}"
+exit $bad

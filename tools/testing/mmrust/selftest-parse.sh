@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: GPL-2.0
+# The self-test of test.sh's result parsing, without a kernel: synthetic
+# console logs and KTAP files of boots through kunit_results, boot_results
+# and run_boot, each case checking the counts (passed, failed, skipped)
+# and, where it matters, a line of the report.  Sourced by
+# 'test.sh parse-selftest' (the functions and counters are test.sh's);
+# also runs the guest's run_tests (init/lib.sh) under the host's busybox
+# sh, when there is one, and parses what it printed.  Ends with
+# "selftest: N passed, N failed" and a non-zero exit on a failure.
+
+ST_DIR=$(mktemp -d)
+ST_PASSED=0 ST_FAILED=0
+# Expected skips of the cases: one file of the real format.
+EXPECTED_SKIPS=$ST_DIR/expected-skips
+cat > "$EXPECTED_SKIPS" <<'EOF'
+# label        test                     reason
+arm64/boot/*   hugetlb_1g_hvo_on        no HVO on arm64 in 6.12
+*kunit/*       slub_test.test_kfree_rcu built in
+EOF
+
+# st_check <case> <want passed> <want failed> <want skipped> [<ERE>]: the
+# counters after the case (reset by st_reset), and a line of its report
+# (in $ST_DIR/out) matching <ERE>.
+st_reset() { passed=0 failed=0 skipped=0 xpassed=0; }
+st_check() {
+	local got="$passed/$failed/$skipped" want="$2/$3/$4" bad=""
+	[ "$got" = "$want" ] || bad="counts (passed/failed/skipped) $got, want $want"
+	[ -z "${5:-}" ] || grep -Eq -- "$5" "$ST_DIR/out" || bad="${bad:+$bad; }no line matching '$5'"
+	if [ -z "$bad" ]; then
+		echo "selftest: ok $1"; ST_PASSED=$((ST_PASSED + 1))
+		# MMRUST_SELFTEST_VERBOSE=1: each case's report too.
+		[ -z "${MMRUST_SELFTEST_VERBOSE:-}" ] || sed 's/^/selftest:   /' "$ST_DIR/out"
+	else
+		echo "selftest: not ok $1: $bad; its report:"
+		sed 's/^/selftest:   /' "$ST_DIR/out"
+		ST_FAILED=$((ST_FAILED + 1))
+	fi
+}
+
+# st_boot <name>: $ST_DIR/<name>.log (a console, from standard input) and
+# <name>.ktap from the remaining arguments, one line each, CRLF-terminated
+# as the guest's tty writes them.
+st_ktap() { local f=$ST_DIR/$1.ktap; shift; printf '%s\r\n' "$@" > "$f"; }
+st_console() { cat > "$ST_DIR/$1.log"; }
+CLEAN_CONSOLE='[    0.000000] Linux version 6.12.57 (mmrust)
+[    5.100000] Run /init as init process
+mmrust: 1..3
+mmrust: ok 1 a
+mmrust: done'
+
+# 1. Everything passes: 3 tests, and the console check.
+st_reset
+st_ktap pass "KTAP version 1" "1..3" "# mmrust tests: a b c" "# note a: 42 pages" \
+	"ok 1 a" "ok 2 b" "ok 3 c" "# mmrust: done"
+echo "$CLEAN_CONSOLE" | st_console pass
+boot_results "$ST_DIR/pass.log" boot/rust > "$ST_DIR/out" 2>&1
+st_check all_pass 4 0 0 '^\[boot/rust\] mmrust: note a: 42 pages$'
+
+# 2. A failure, with its diagnostic lines.
+st_reset
+st_ktap fail "KTAP version 1" "1..3" "# mmrust tests: a b c" "ok 1 a" \
+	"#   want 4, got 3" "# b: exit status 1" "not ok 2 b" "ok 3 c" "# mmrust: done"
+echo "$CLEAN_CONSOLE" | st_console fail
+boot_results "$ST_DIR/fail.log" boot/rust > "$ST_DIR/out" 2>&1
+st_check not_ok 3 1 0 '^\[boot/rust\] mmrust: not ok b$'
+
+# 3. A boot that died half-way: c is missing against the plan (named), and
+# /init never finished; kernel messages interleaved on the console.
+st_reset
+st_ktap died "KTAP version 1" "1..3" "# mmrust tests: a b c" "ok 1 a" "ok 2 b"
+printf '%s\n' "mmrust: ok 1 a" "mmrust: ok 2[   12.5] Kernel panic - not syncing: Fatal exception" \
+	| st_console died
+boot_results "$ST_DIR/died.log" boot/c > "$ST_DIR/out" 2>&1
+st_check missing_vs_plan 2 3 0 '^\[boot/c\] mmrust: not ok c: missing'
+grep -q "^\[boot/c\] mmrust: not ok boot: /init did not finish" "$ST_DIR/out" ||
+	{ echo "selftest: not ok missing_vs_plan: no 'did not finish' line"; ST_FAILED=$((ST_FAILED + 1)); }
+
+# 4. A skip expected-skips lists (arm64: no HVO), and 5. the same skip
+# where it is not listed (x86_64): a failure, with its name and reason.
+st_reset
+st_ktap xskip "KTAP version 1" "1..2" "# mmrust tests: hugetlb_1g_hvo_on b" \
+	"ok 1 hugetlb_1g_hvo_on # SKIP no HVO in this kernel" "ok 2 b" "# mmrust: done"
+echo "$CLEAN_CONSOLE" | st_console xskip
+boot_results "$ST_DIR/xskip.log" arm64/boot/rust > "$ST_DIR/out" 2>&1
+st_check expected_skip 2 0 1
+st_reset
+boot_results "$ST_DIR/xskip.log" boot/rust > "$ST_DIR/out" 2>&1
+st_check unexpected_skip 2 1 0 '^\[boot/rust\] mmrust: not ok hugetlb_1g_hvo_on: unexpected skip \(no HVO in this kernel\)'
+
+# 6. An expected skip that passed: reported, not a failure.
+st_reset
+st_ktap xpass "KTAP version 1" "1..1" "# mmrust tests: hugetlb_1g_hvo_on" \
+	"ok 1 hugetlb_1g_hvo_on" "# mmrust: done"
+echo "$CLEAN_CONSOLE" | st_console xpass
+boot_results "$ST_DIR/xpass.log" arm64/boot/c > "$ST_DIR/out" 2>&1
+st_check expected_skip_passed 2 0 0 '^\[arm64/boot/c\] expected skip passed: hugetlb_1g_hvo_on'
+
+# 7. No KTAP (QEMU never ran, or /init found no KTAP console): the boot fails.
+st_reset
+echo "$CLEAN_CONSOLE" | st_console noktap
+boot_results "$ST_DIR/noktap.log" boot/bad-param > "$ST_DIR/out" 2>&1
+st_check missing_ktap 1 1 0 '^\[boot/bad-param\] mmrust: not ok boot: no KTAP output'
+
+# 8. Stale logs: an earlier boot's passing console and KTAP, and a boot.sh
+# that dies before QEMU (run_boot, with a fake boot.sh); then the real
+# boot.sh, dying on a missing kernel, still deletes both first.
+st_reset
+mkdir -p "$ST_DIR/top/tools/testing/mmrust" "$ST_DIR/logs"
+printf '#!/bin/sh\nexit 1\n' > "$ST_DIR/top/tools/testing/mmrust/boot.sh"
+chmod +x "$ST_DIR/top/tools/testing/mmrust/boot.sh"
+cp "$ST_DIR/pass.ktap" "$ST_DIR/logs/boot-stale.ktap"
+cp "$ST_DIR/pass.log" "$ST_DIR/logs/boot-stale.log"
+(TOP=$ST_DIR/top LOGS=$ST_DIR/logs NAME=x86_64; run_boot stale test; boot_results "$LOG" boot/stale
+	echo "counts $passed $failed $skipped") > "$ST_DIR/out" 2>&1
+read -r _ passed failed skipped < <(grep '^counts ' "$ST_DIR/out")
+# Two failures: no KTAP, and no console (console_clean).
+st_check stale_log_not_counted 0 2 0 '^\[boot/stale\] mmrust: not ok boot: no KTAP output'
+st_reset
+cp "$ST_DIR/pass.ktap" "$ST_DIR/logs/boot-stale.ktap"
+cp "$ST_DIR/pass.log" "$ST_DIR/logs/boot-stale.log"
+MMRUST_CACHE=$ST_DIR/nocache "$TOP/tools/testing/mmrust/boot.sh" test "$ST_DIR/logs/boot-stale.log" \
+	> "$ST_DIR/out" 2>&1 || true
+if [ ! -e "$ST_DIR/logs/boot-stale.log" ] && [ ! -e "$ST_DIR/logs/boot-stale.ktap" ]; then
+	echo "selftest: ok boot_sh_deletes_logs_first"; ST_PASSED=$((ST_PASSED + 1))
+else
+	echo "selftest: not ok boot_sh_deletes_logs_first: $(ls "$ST_DIR/logs")"; ST_FAILED=$((ST_FAILED + 1))
+fi
+
+# 9. A SLUB object report on the console, after /init's own check (the
+# KTAP passes): the host's console check fails the boot.  A KTAP copy on
+# the console naming "BUG" is not kernel output and does not count.
+st_reset
+st_ktap slub "KTAP version 1" "1..1" "# mmrust tests: dmesg_clean" \
+	"# note dmesg_clean: the words BUG: and Bad page in a note" "ok 1 dmesg_clean" "# mmrust: done"
+{ echo "$CLEAN_CONSOLE"
+  echo "mmrust: # note dmesg_clean: the words BUG: and Bad page in a note"
+  echo "[   99.000000] ============================================================================="
+  echo "[   99.000001] BUG kmalloc-64 (Tainted: G                 N): Right Redzone overwritten"
+} | st_console slub
+boot_results "$ST_DIR/slub.log" x86_64-debug/boot/c > "$ST_DIR/out" 2>&1
+st_check console_slub_report 1 1 0 'not ok console_clean'
+grep -q 'BUG kmalloc-64 (Tainted' "$ST_DIR/out" && ! grep -q '  mmrust: # note' "$ST_DIR/out" ||
+	{ echo "selftest: not ok console_slub_report: report line missing or KTAP copy counted"; ST_FAILED=$((ST_FAILED + 1)); }
+
+# 10. KUnit on the console, then the boot tests' copies ("mmrust: ..."):
+# an expected KUnit skip counts as skipped, an unexpected one fails, a
+# parameterised case's parameters count one each.
+st_reset
+cat > "$ST_DIR/kunit.log" <<'EOF'
+[    1.000000] KTAP version 1
+[    1.000001] 1..2
+[    1.000002]     KTAP version 1
+[    1.000003]     # Subtest: slub_test
+[    1.000004]     1..2
+[    1.000005]     ok 1 test_clobber_zone
+[    1.000006]     ok 2 test_kfree_rcu # SKIP can't do kfree_rcu() when test is built-in
+[    1.000007] ok 1 slub_test
+[    1.000008]     KTAP version 1
+[    1.000009]     # Subtest: clear_pages_batch
+[    1.000010]     1..2
+[    1.000011]         KTAP version 1
+[    1.000012]         # Subtest: test_zero
+[    1.000013]         ok 1 order 0
+[    1.000014]         ok 2 order 9
+[    1.000015]     # test_zero: pass:2 fail:0 skip:0 total:2
+[    1.000016]     ok 1 test_zero
+[    1.000017]     ok 2 test_1g # SKIP no room for a 1 GiB hugetlb page (boot with hugetlb_cma=1G)
+[    1.000018] # clear_pages_batch: pass:1 fail:0 skip:1 total:2
+[    1.000019] ok 2 clear_pages_batch
+[    5.100000] Run /init as init process
+mmrust: 1..2
+mmrust: ok 1 a
+mmrust: ok 2 b # SKIP reason
+EOF
+kunit_results "$ST_DIR/kunit.log" kunit/rust > "$ST_DIR/out" 2>&1
+st_check kunit_skips 3 1 1 '^\[kunit/rust\] mmrust: not ok clear_pages_batch.test_1g: unexpected skip \(no room'
+
+# 11. The guest's run_tests (init/lib.sh) under busybox sh: a pass, an
+# arithmetic error, a bare 'return 2', a skip through skip (expected here),
+# a skip through a helper (not expected); its KTAP parsed like a boot's.
+if command -v busybox > /dev/null; then
+	st_reset
+	cat > "$ST_DIR/guest.sh" <<EOF
+. "$TOP/tools/testing/mmrust/init/lib.sh"
+test_a() { echo "note: fine"; }
+register a
+test_arith() { local x=0; echo \$((1 / x)); }
+register arith
+test_ret2() { echo "skip: old style"; return 2; }
+register ret2
+test_hugetlb_1g_hvo_on() { [ -d /nonexistent ] || { skip "no HVO in this kernel"; return; }; }
+register hugetlb_1g_hvo_on
+helper() { skip "no such directory"; }
+test_helper_skip() { helper || return; return 1; }
+register helper_skip
+run_tests
+echo "# mmrust: done" >> "\$KTAP_DEV"
+EOF
+	KTAP_DEV=$ST_DIR/guest.ktap MMRUST_SKIP_FILE=$ST_DIR/skip busybox sh "$ST_DIR/guest.sh" > "$ST_DIR/guest.log" 2>&1
+	boot_results "$ST_DIR/guest.log" arm64/boot/rust > "$ST_DIR/out" 2>&1
+	# console_clean fails too: a shell's output has no kernel banner.
+	st_check guest_run_tests 1 4 1 '^\[arm64/boot/rust\] mmrust: not ok arith$'
+	grep -q '^not ok 3 ret2$' "$ST_DIR/guest.ktap" &&
+		grep -q '^ok 4 hugetlb_1g_hvo_on # SKIP no HVO in this kernel$' "$ST_DIR/guest.ktap" &&
+		grep -q 'divide by zero' "$ST_DIR/guest.ktap" ||
+		{ echo "selftest: not ok guest_run_tests: KTAP lines:"; sed 's/^/selftest:   /' "$ST_DIR/guest.ktap"
+		  ST_FAILED=$((ST_FAILED + 1)); }
+else
+	echo "selftest: no busybox on this host: the guest's run_tests not run"
+fi
+
+rm -rf "$ST_DIR"
+echo "selftest: $ST_PASSED passed, $ST_FAILED failed"
+[ "$ST_FAILED" = 0 ]
