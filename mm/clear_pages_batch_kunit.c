@@ -301,26 +301,37 @@ static void unset_hook(void *data)
 	clear_pages_set_hook(NULL);
 }
 
+/* Hooks the batched clearing of @folio until the test ends. */
+static void watch_clearing(struct kunit *test, struct folio *folio,
+			   void (*clear)(const struct clear_pages_hook *hook,
+					 unsigned long first, unsigned int npages),
+			   void (*resched)(const struct clear_pages_hook *hook),
+			   void *priv)
+{
+	struct clear_pages_hook *hook = kunit_kzalloc(test, sizeof(*hook), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, hook);
+	hook->folio = folio;
+	hook->clear = clear;
+	hook->resched = resched;
+	hook->priv = priv;
+	clear_pages_set_hook(hook);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, unset_hook, NULL));
+}
+
 /* Records the batched clearing of @folio from now until the test ends. */
 static struct recording *record(struct kunit *test, struct folio *folio,
 				unsigned long hint)
 {
-	struct clear_pages_hook *hook = kunit_kzalloc(test, sizeof(*hook), GFP_KERNEL);
 	struct recording *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 
-	KUNIT_ASSERT_NOT_NULL(test, hook);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	r->nr = folio_nr_pages(folio);
 	r->lo = hint - min_t(unsigned long, hint, CLEAR_PAGES_HOT_RADIUS);
 	r->hi = min(hint + CLEAR_PAGES_HOT_RADIUS + 1, r->nr);
 	r->seen = kunit_kcalloc(test, BITS_TO_LONGS(r->nr), sizeof(long), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r->seen);
-	hook->folio = folio;
-	hook->clear = record_clear;
-	hook->resched = record_resched;
-	hook->priv = r;
-	clear_pages_set_hook(hook);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, unset_hook, NULL));
+	watch_clearing(test, folio, record_clear, record_resched, r);
 	return r;
 }
 
@@ -551,7 +562,6 @@ static void yield_watch_resched(const struct clear_pages_hook *hook)
  */
 static void test_clearing_yields_to_a_thread_on_its_cpu(struct kunit *test)
 {
-	struct clear_pages_hook *hook;
 	struct task_struct *task;
 	struct yield_watch *w;
 	unsigned long deadline, hint;
@@ -562,19 +572,12 @@ static void test_clearing_yields_to_a_thread_on_its_cpu(struct kunit *test)
 		kunit_skip(test, "preempt=full: the clearing is preempted anywhere");
 	folio = get_test_folio(test, PUD_ORDER);
 	hint = folio_nr_pages(folio) / 3;
-	hook = kunit_kzalloc(test, sizeof(*hook), GFP_KERNEL);
 	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, hook);
 	KUNIT_ASSERT_NOT_NULL(test, w);
 	/* This test's thread, made for this case alone, stays on its CPU. */
 	cpu = raw_smp_processor_id();
 	KUNIT_ASSERT_EQ(test, 0, set_cpus_allowed_ptr(current, cpumask_of(cpu)));
-	hook->folio = folio;
-	hook->clear = yield_watch_clear;
-	hook->resched = yield_watch_resched;
-	hook->priv = w;
-	clear_pages_set_hook(hook);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, unset_hook, NULL));
+	watch_clearing(test, folio, yield_watch_clear, yield_watch_resched, w);
 
 	/* No assertion from here until the thread is stopped. */
 	task = kthread_create(yield_watch_fn, w, "clear_pages_yield");

@@ -361,7 +361,7 @@ static void test_bulk_free_restore_failure(struct kunit *test)
 	struct bulk_result r;
 
 	if (!hvo_on(test))
-		kunit_skip(test, "HVO is off (hugetlb_free_vmemmap=off, or no CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP): no vmemmap restore to fail");
+		kunit_skip(test, "HVO is off (boot parameter or config): no vmemmap restore to fail");
 	run_bulk_free(test, c->impl, FAIL_N, c->first, c->count, &r);
 	KUNIT_ASSERT_TRUE_MSG(test, r.hvo, "the pool's folios were not optimized");
 	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_FREES], 1);

@@ -26,6 +26,7 @@
  * which comes within milliseconds: an upper bound, not a window to hit.
  */
 #define READER_MAX_MS	5000
+#define READER_MARGIN_MS	100
 
 /* The rcu_waits and rcu_waits_skipped of one pool shrink. */
 struct gp_waits {
@@ -139,7 +140,10 @@ struct gp_reader {
  * shrink has decided on its grace period: begun waiting (for this reader,
  * among others) or skipped the wait; READER_MAX_MS at most.  So the
  * decision is always taken while the reader is inside, whatever the
- * timing: no window to hit.
+ * timing: no window to hit.  It then stays READER_MARGIN_MS longer, so
+ * that a wait which returns early (a stale cookie) returns while the
+ * reader is still inside and the case sees it; a correct wait lasts
+ * until the reader has left, so the margin only costs time.
  */
 static int gp_reader_fn(void *data)
 {
@@ -152,6 +156,7 @@ static int gp_reader_fn(void *data)
 		if (hugetlb_vmemmap_gp_waits_begun() != r->waits_begun ||
 		    hugetlb_bulk_stat_read(HUGETLB_BULK_RCU_WAITS_SKIPPED) != r->skipped) {
 			WRITE_ONCE(r->decided, true);
+			mdelay(READER_MARGIN_MS);
 			break;
 		}
 		mdelay(1);

@@ -136,9 +136,9 @@ static __always_inline void slub_partial_count(enum slub_partial_impl impl)
 }
 
 /*
- * Never called: mm/slub.c calls these behind slub_partial_use_rust(), which
- * is constant false here, so the compiler drops the calls; they only have
- * to be declared.
+ * Never called: put_cpu_partial() in mm/slub.c calls it behind
+ * slub_partial_use_rust(), which is constant false here, so the compiler
+ * drops the call; it only has to be declared.
  */
 static inline struct slab *slub_rust_put_cpu_partial(struct kmem_cache *s,
 						     struct slab **head,
@@ -146,12 +146,6 @@ static inline struct slab *slub_rust_put_cpu_partial(struct kmem_cache *s,
 						     int drain)
 {
 	return NULL;
-}
-
-static inline int slub_rust_cpu_partial_store(struct kmem_cache *s,
-					      const char *buf)
-{
-	return -EINVAL;
 }
 
 #define slub_partial_call(fn, ...) slub_c_##fn(__VA_ARGS__)

@@ -19,6 +19,7 @@
 # Prints a table of configuration against result; exits non-zero when a
 # cell failed.
 #   matrix.sh            every architecture of MMRUST_ARCHES
+#   matrix.sh --warnings <log>   the overlay's warnings in a build log
 #   MMRUST_MATRIX_ONLY="<config> ..."   only these configurations (names
 #                        as the table prints them, "minimal-linked" too)
 . "$(dirname "$0")/lib.sh"
@@ -90,8 +91,11 @@ objects() {
 
 # compile <build dir> <objects...>: kbuild's single-object targets, the
 # Rust crates first when the configuration has Rust (make rust/), and the
-# arch/*/lib objects in a make of their own (with the rest, kbuild was
-# seen assembling arm64's clear_pages.o twice at once, which fails).
+# arch/*/lib objects in a make of their own, with -j1: a single target
+# under arch/arm64/lib/ is reached twice, through arch/arm64/ (core-y) and
+# arch/arm64/lib/ (libs-y), and with -j2 the two assembled clear_pages.o
+# at once ("fixdep: error opening file: arch/arm64/lib/.clear_pages.o.d",
+# seen twice in the matrix).
 compile() {
 	local b=$1 o main="" lib=""; shift
 	for o in "$@"; do
@@ -104,7 +108,7 @@ compile() {
 		"${MK[@]}" rust/ || return
 	fi
 	# shellcheck disable=SC2086
-	"${MK[@]}" $main && "${MK[@]}" $lib
+	"${MK[@]}" $main && "${MK[@]}" -j1 $lib
 }
 
 # configure <arch> <build dir> <changes...>: allnoconfig with the test
@@ -124,13 +128,19 @@ configure() {
 	done
 }
 
-# warnings <log>: the compiler's warnings in the overlay's files, but for
-# the base's own (matrix-base-warnings: "<file>: <warning text>" lines).
+# warnings <log>: the compiler's warnings in the files the overlay adds or
+# patches, as "<file>:<line>:<col>: warning: <text>" (clang) or "<file>:
+# warning: <text>" (rustc, from its "warning:" and "-->" lines), but for
+# the base's own (matrix-base-warnings).
 warnings() {
-	local ours
-	ours=$(sed 's|^|^|; s|$|:|' "$CACHE/manifest" | grep -E '\.(c|S|h)' || true)
-	grep -E ': warning: ' "$1" | sed "s|^$SRC/||; s|^\.\./src/||" | grep -f <(echo "$ours") |
-		grep -vFf <(grep -v '^#' "$BASE_WARNINGS" | sed '/^$/d') || true
+	awk -v src="$SRC/" '
+		function rel(f) { sub("^" src, "", f); sub(/^\.\.\/src\//, "", f); return f }
+		/^warning: / { w = $0; next }
+		/^ *--> / && w != "" { f = $2; sub(/:.*/, "", f); print rel(f) ": " w; w = ""; next }
+		/: warning: / { print rel($0) }' "$1" |
+	awk 'NR == FNR { ours[$0] = 1; next } { f = $0; sub(/:.*/, "", f); if (f in ours) print }' \
+		"$CACHE/manifest" - |
+	grep -vFf <(grep -v '^#' "$BASE_WARNINGS" | sed '/^$/d') || true
 }
 
 # wanted <config>: in MMRUST_MATRIX_ONLY, or no MMRUST_MATRIX_ONLY.
@@ -158,8 +168,15 @@ minimal_linked() {
 	else
 		cell "$arch" minimal-linked "FAILED (build)" "$(grep -E 'error|Error' "$b/.mmrust-build.log" | head -20)"
 	fi
-	cat "$b/.mmrust-build.log" >> "$log"
+	[ ! -f "$b/.mmrust-build.log" ] || cat "$b/.mmrust-build.log" >> "$log"
 }
+
+# matrix.sh --warnings <build log>: the overlay's warnings in one build's
+# log (test.sh: the images' builds), nothing when there are none.
+if [ "${1:-}" = --warnings ]; then
+	warnings "$2"
+	exit 0
+fi
 
 rows=()
 bad=0

@@ -292,6 +292,16 @@ bench_check() {
 	done
 }
 
+# image_warnings <label>: no compiler warning in a file the overlay adds
+# or patches, in the build log of this image (matrix.sh --warnings; what
+# this run compiled, which is everything in a cold run).
+image_warnings() {
+	local log=$LOGS/build.log w
+	[ "$NAME" = x86_64 ] || log=$LOGS/build-$NAME.log
+	w=$("$TOP/tools/testing/mmrust/matrix.sh" --warnings "$log" 2>&1) || true
+	verdict "$1" no_new_warnings "$([ -z "$w" ]; echo $?)" "$w"
+}
+
 # hugetlb_cma=1G: a CMA area for 1 GiB huge pages, so that the 1 GiB boot
 # tests always find room (a plain 5 GiB guest has a free aligned GiB in some
 # boots only).
@@ -335,6 +345,7 @@ test_arch() {
 	# the restore's grace period, an HVO (x86_64) switch: sync in the c boot.
 	[ "$MMRUST_ARCH" != x86_64 ] || off=hugetlb_vmemmap_gp_impl=sync bad=hugetlb_vmemmap_gp_impl=bogus
 	say "== $MMRUST_ARCH =="
+	[ "$what" != all ] || image_warnings "${p}build"
 	case "$what" in
 	kunit)
 		run_boot kunit-rust none hugetlb_free_vmemmap=on init_on_free=1 preempt=full
@@ -356,7 +367,7 @@ test_arch() {
 		[ "$MMRUST_ARCH" != x86_64 ] || shell_check
 		[ "$what" != all ] || bench_check
 		;;
-	*) die "usage: test.sh [kunit|boot|all|debug|stress]" ;;
+	*) die "usage: test.sh [kunit|boot|all|debug|stress|parse-selftest|one <label> <kernel parameters...>]" ;;
 	esac
 }
 
@@ -379,6 +390,7 @@ test_debug() {
 	. "$TOP/tools/testing/mmrust/lib.sh"
 	local dbg=$DEBUG_PARAMS
 	say "== x86_64 debug image (KASAN, lockdep, DEBUG_VM, DEBUG_PAGEALLOC, kmemleak, UBSAN) =="
+	image_warnings x86_64-debug/build
 	export MMRUST_BOOT_TIMEOUT=${MMRUST_DEBUG_BOOT_TIMEOUT:-2400}
 	run_boot rust test hugetlb_free_vmemmap=on $dbg preempt=full
 	kunit_results "$LOG" x86_64-debug/kunit/rust
@@ -460,10 +472,20 @@ background_builds() {
 		done
 	) &
 	BG_PID=$!
+	# A test.sh that stops stops its background builds too.
+	trap 'kill_tree $BG_PID' EXIT
 }
 
-# background_wait <step> <label>: wait for a background step; 0 when it
-# succeeded, else a failed verdict with the end of its log.
+# kill_tree <pid>: the process and every descendant.
+kill_tree() {
+	local c
+	for c in $(pgrep -P "$1" || true); do kill_tree "$c"; done
+	kill "$1" 2>/dev/null || true
+}
+
+# background_wait <step> <label> [quiet]: wait for a background step; 0
+# when it succeeded, else a failed verdict with the end of its log (quiet:
+# no verdict, the caller counts what failed).
 background_wait() {
 	local t=0 rc
 	while [ ! -f "$BG/$1.rc" ]; do
@@ -472,6 +494,7 @@ background_wait() {
 	done
 	rc=$(cat "$BG/$1.rc")
 	[ "$rc" != 0 ] || return 0
+	[ -z "${3:-}" ] || return 1
 	tail -30 "$BG/$1.log" | sed "s|^|[$2]   |"
 	verdict "$2" "background_$1" 1 "exit $rc, see $BG/$1.log"
 	return 1
@@ -505,9 +528,11 @@ elif [ "$what" = all ]; then
 	echo "$out" | grep -v '^selftest: ok ' | sed 's/^/[parse-selftest] /'
 	verdict host parse_selftest $ok "$(echo "$out" | tail -1)"
 	[ -z "$debug" ] || ! background_wait debug x86_64-debug/build || test_debug
-	background_wait matrix matrix || true
+	# matrix_check counts the cells (and a matrix.sh without its table).
+	background_wait matrix matrix quiet || true
 	matrix_check "$BG/matrix.log"
 	wait "$BG_PID" || true
+	trap - EXIT
 else
 	for arch in $arches; do
 		test_arch "$arch"

@@ -64,7 +64,6 @@ fault_matrix() {
 	grep -q " $HUGETLBFS " /proc/mounts || mount -t hugetlbfs -o pagesize=2M none $HUGETLBFS ||
 		fail "cannot mount hugetlbfs" || return 1
 	set_pool $HP 8 || return 1
-	calls_mark $CP per_page batched || return 1
 	for spec in "thp-rw always 0" "thp-w always 1" "thp-madvise madvise 1" \
 		"mthp never 1 always" "hugetlb-2m" "hugetlb-1g" "fallocate" "memfd"; do
 		set -- $spec
@@ -75,6 +74,7 @@ fault_matrix() {
 			mib=1024
 			set_pool $HP1G 1 > /dev/null || { echo "$c: skipped, no room for a 1 GiB page"; continue; }
 		fi
+		calls_mark $CP per_page batched || rc=1
 		if ! fault_case $c $mib; then
 			rc=1
 		elif [ "$HUGE" = 0 ]; then
@@ -83,6 +83,10 @@ fault_matrix() {
 			echo "$c: the batched clearing saw $FOLIOS folios (want >= 2)"; rc=1
 		elif [ "$b" = 0 ] && [ "$FOLIOS" != 0 ]; then
 			echo "$c: the batched clearing ran ($FOLIOS folios) while per_page was selected"; rc=1
+		# Each case ran the clearing selected, and not the other
+		# (calls_per_page, calls_batched).
+		elif ! calls_only $( [ "$b" = 1 ] && echo batched || echo per_page ); then
+			rc=1
 		else
 			echo "$c: ok, $FOLIOS batched folios"
 		fi
@@ -90,9 +94,6 @@ fault_matrix() {
 		[ $c != hugetlb-1g ] || set_pool $HP1G 0 || rc=1
 	done
 	set_pool $HP 0 || rc=1
-	# Every case ran the clearing selected, and none the other
-	# (calls_per_page, calls_batched).
-	calls_only $( [ "$b" = 1 ] && echo batched || echo per_page ) || rc=1
 	echo "$old" > $CP/batched
 	return $rc
 }
