@@ -35,7 +35,9 @@ clippy() {
 	local out
 	rm -f "$BUILD/$1"
 	out=$("${KMAKE[@]}" CLIPPY=1 "$1" 2>&1) || { echo "$out" | tail -20; rc=1; return; }
-	if echo "$out" | grep -A4 '^warning\|^error' | grep -q -- "--> $2"; then
+	# grep to /dev/null, not -q: under pipefail, -q leaving early could
+	# kill the first grep with SIGPIPE and hide the warning.
+	if grep -A4 '^warning\|^error' <<< "$out" | grep -- "--> $2" > /dev/null; then
 		echo "$out"
 		rc=1
 	fi

@@ -68,7 +68,10 @@ while IFS= read -r line; do
 	'@ '*)
 		flush
 		p=${line#@ }
-		echo "$hooks" | grep -Fxq "$p" || die "patches/overlay: $p is not in patches/series"
+		# A here-string, not "echo | grep -q": under pipefail, grep -q
+		# leaving early makes echo die of SIGPIPE and the test fail
+		# (seen once, in a cold make test).
+		grep -Fxq "$p" <<< "$hooks" || die "patches/overlay: $p is not in patches/series"
 		echo "@$p" >> "$used"
 		(cd "$work" && git_ apply "$TOP/patches/$p") || die "hook $p does not apply"
 		# Its header: "Subject: [PATCH] <subject>", then the body up to "---".

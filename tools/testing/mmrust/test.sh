@@ -145,7 +145,7 @@ console_clean() {
 		verdict "$3" console_clean 0
 	else
 		verdict "$3" console_clean 1 "kernel reports in $1:"
-		echo "$hits" | head -20 | sed "s|^|[$3]   |"
+		sed -n "1,20s|^|[$3]   |p" <<< "$hits"
 	fi
 }
 
@@ -171,14 +171,14 @@ boot_results() {
 		# What passing tests report (figures the README quotes).
 		sed -n "s|^# note |[$label] mmrust: note |p" "$tmp/ktap"
 		json_cases "$tmp/json" > "$tmp/cases" || true
-		planned=$(sed -n 's/^# mmrust tests: //p' "$tmp/ktap" | head -1)
+		planned=$(sed -n '/^# mmrust tests: /{s///p;q}' "$tmp/ktap")
 		if [ -z "$planned" ]; then
 			echo "[$label] mmrust: not ok boot: no '# mmrust tests:' line (the planned tests) in $ktap"
 			failed=$((failed + 1))
 		fi
 		for name in $planned; do
 			st=$(awk -F'\t' -v n="$name" '$2 == n {print $1; exit}' "$tmp/cases")
-			reason=$(sed -n "s/^ok [0-9]* $name # SKIP *//p" "$tmp/ktap" | head -1)
+			reason=$(sed -n "/^ok [0-9]* $name # SKIP */{s///p;q}" "$tmp/ktap")
 			case $st in
 			'') echo "[$label] mmrust: not ok $name: missing: planned, no result of that name (the boot ended before it, or its line was garbled)"
 				failed=$((failed + 1)) ;;
@@ -257,7 +257,7 @@ matrix_check() {
 		FAILED) verdict "matrix/$1" "config_$2" 1 "${line#*FAILED }" ;;
 		esac
 	done < <(echo "$out" | sed -n '/^configuration matrix/,$p' | tail -n +2)
-	echo "$out" | grep -q '^configuration matrix' ||
+	grep -q '^configuration matrix' <<< "$out" ||
 		verdict matrix configuration_matrix_ran 1 "matrix.sh printed no table"
 }
 
