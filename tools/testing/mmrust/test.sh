@@ -211,10 +211,19 @@ verdict() {
 # 'make shell' without a terminal: commands on standard input, after
 # blank lines (the UART drops what arrives before the console is open).
 shell_check() {
-	local log=$LOGS/boot-shell.log start=$(date +%s) ok
+	local log=$LOGS/boot-shell.log start=$(date +%s) ok i
 	say "booting the test kernel (shell): commands on standard input"
+	rm -f "$log"
 	{
-		printf '\n%.0s' $(seq 32)
+		# The commands once the shell prompts (120 s at most): what
+		# arrives before the shell has the terminal is lost (seen: a
+		# small image booted before the 32 blank lines that came first
+		# were enough, and every command was echoed, then dropped).
+		i=0
+		while ! grep -q 'mmrust# ' "$log" 2> /dev/null && [ $i -lt 1200 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
+		printf '\n%.0s' $(seq 4)
 		# Each command twice: the emulated UART sometimes loses a
 		# character of the input (seen in two runs in a row), and one
 		# good copy of each is enough for the checks below.
