@@ -24,7 +24,7 @@ unexport ARCH
 # $(call step,<what it does>,<script and arguments>): one step, announced.
 step = @echo "==> $@: $(1)" && bash $(T)/$(2)
 
-.PHONY: all help setup prepare build build-debug test test-debug kunit boot run shell bench stress check series matrix kunit-tool clean distclean
+.PHONY: all help setup prepare build build-debug test test-debug kunit boot run shell bench stress check series matrix rusttest kunit-tool clean distclean
 
 all: help
 
@@ -43,6 +43,7 @@ help:
 	@echo "make series   the whole overlay as one git format-patch series against the plain base"
 	@echo "make matrix   the configuration matrix: every project option off in turn, RUST=n, ...;"
 	@echo "              part of make test"
+	@echo "make rusttest the host tests of the pure Rust (the SLUB decisions); part of make test"
 	@echo "make kunit-tool  the KUnit suites through the base's kunit.py and mm/.kunitconfig (second build)"
 	@echo "make clean    remove the build outputs (keeps the unpacked base and ccache)"
 	@echo "ARCH=x86_64 or ARCH=arm64: one architecture (default: test both, run x86_64)"
@@ -89,6 +90,9 @@ matrix: prepare
 
 series: prepare
 	$(call step,the overlay as a patch series,series.sh)
+
+rusttest: setup
+	$(call step,host tests of the pure Rust,rusttest.sh)
 
 kunit-tool: prepare
 	$(call step,kunit.py run with mm/.kunitconfig,kunit_tool.sh)

@@ -23,19 +23,68 @@
 //!
 //! C header: [`include/linux/hugetlb_bulk_free.h`](srctree/include/linux/hugetlb_bulk_free.h)
 //!
-//! The folios and their lists are the `kernel` crate's
-//! ([`kernel::mm::folio`], [`kernel::mm::folio_list`]); what is private to
-//! this algorithm stays here: [`Hstate`] and [`HugetlbLock`], whose only
-//! operations are steps of the bulk free.
+//! The lists of folios are the `kernel` crate's ([`kernel::mm::folio_list`]);
+//! what is private to this algorithm stays here: [`UnlinkedFolio`] (a pool
+//! folio, which has no reference), [`Hstate`] and [`HugetlbLock`], whose
+//! only operations are steps of the bulk free.
 
 use core::marker::PhantomData;
-use core::pin::pin;
+use core::ops::Deref;
 use core::ptr::NonNull;
 use kernel::bindings;
+use kernel::error::{Error, Result};
 use kernel::mm::{
-    folio::{Folio, ListFolio, UnlinkedFolio},
+    folio::{Folio, ListFolio},
     folio_list::{FolioList, ListHeadStorage},
 };
+use kernel::stack_pin_init;
+
+// The entry point below has the type of its C prototype in
+// `include/linux/hugetlb_bulk_free.h`, as bindgen reads it: a change on one
+// side only fails the build.
+kernel::assert_c_prototypes!(hugetlb_rust_update_and_free_pages_bulk);
+
+/// A hugetlb folio taken off the pool, on no list.
+///
+/// Pool folios have no reference at all (their count is frozen at zero):
+/// whoever took one off the pool must free it or put it back. An
+/// `UnlinkedFolio` has no destructor: it must be passed on, to C through
+/// [`ListFolio::into_raw`] (freed, or back to the pool) or onto a
+/// [`FolioList`].
+///
+/// # Invariants
+///
+/// `0` points to a live folio on no list; its holder alone uses its `lru`
+/// and decides what becomes of it.
+#[must_use = "a folio taken off the pool must be freed or given back"]
+struct UnlinkedFolio(NonNull<Folio>);
+
+impl Deref for UnlinkedFolio {
+    type Target = Folio;
+
+    #[inline]
+    fn deref(&self) -> &Folio {
+        // SAFETY: the folio is live while this value exists (type
+        // invariant), and the reference cannot outlive the value.
+        unsafe { self.0.as_ref() }
+    }
+}
+
+// SAFETY: the holder owns the folio's `lru` and nothing else of it, as the
+// type invariant says; `into_raw` and `from_raw` hand exactly that over.
+unsafe impl ListFolio for UnlinkedFolio {
+    #[inline]
+    fn into_raw(self) -> NonNull<bindings::folio> {
+        self.0.cast()
+    }
+
+    #[inline]
+    unsafe fn from_raw(folio: NonNull<bindings::folio>) -> Self {
+        // INVARIANT: handed over, live and on no list, by the caller's
+        // promise.
+        Self(folio.cast())
+    }
+}
 
 /// The folios a bulk free works on: taken off the pool, no reference.
 type Folios<'a> = FolioList<'a, UnlinkedFolio>;
@@ -62,17 +111,18 @@ impl Hstate {
         &self,
         list: &mut Folios<'_>,
         done: &mut Folios<'_>,
-    ) -> Result<usize, isize> {
+    ) -> Result<usize> {
         // SAFETY: the hstate is live (type invariant); both lists are
         // ours, and the C function only moves folios from one to the other.
         let ret = unsafe {
             bindings::hugetlb_bulk_vmemmap_restore_folios(
                 self.as_ptr(),
-                list.as_raw(),
-                done.as_raw(),
+                list.as_ptr(),
+                done.as_ptr(),
             )
         };
-        usize::try_from(ret).map_err(|_| ret)
+        // A negative errno, which fits an `int`, or a count.
+        usize::try_from(ret).map_err(|_| Error::from_errno(ret as i32))
     }
 
     /// Restores the vmemmap of one folio.
@@ -106,9 +156,14 @@ struct HugetlbLock {
 
 impl HugetlbLock {
     /// Takes the lock (counting a lock cycle of the bulk free).
-    fn lock() -> Self {
-        // SAFETY: called in process context without the lock held: every
-        // `HugetlbLock` is dropped before the next is created.
+    ///
+    /// # Safety
+    ///
+    /// The caller is in process context and does not hold the lock: no
+    /// `HugetlbLock` is alive on this CPU (taking it twice deadlocks).
+    unsafe fn lock() -> Self {
+        // SAFETY: process context, the lock not held, by the caller's
+        // promise.
         unsafe { bindings::hugetlb_bulk_lock() };
         // INVARIANT: the lock was just taken.
         Self {
@@ -142,7 +197,9 @@ impl Drop for HugetlbLock {
 /// Clears the destructor of one folio in a lock cycle of its own, then
 /// frees it.
 fn clear_and_free(h: &Hstate, folio: UnlinkedFolio) {
-    HugetlbLock::lock().clear_hugetlb(&folio);
+    // SAFETY: no `HugetlbLock` lives across a call of this file's
+    // functions, and the bulk free runs in process context.
+    unsafe { HugetlbLock::lock() }.clear_hugetlb(&folio);
     h.free_folio(folio);
 }
 
@@ -165,13 +222,15 @@ fn bulk_vmemmap_restore_error(h: &Hstate, list: &mut Folios<'_>, restored: &mut 
             clear_and_free(h, folio);
             return;
         }
-        HugetlbLock::lock().add_surplus(h, folio);
+        // SAFETY: no `HugetlbLock` lives across a call of this file's
+        // functions, and the bulk free runs in process context.
+        unsafe { HugetlbLock::lock() }.add_surplus(h, folio);
     }
 }
 
 /// Frees every folio of `list` (see the module documentation).
 fn update_and_free_pages_bulk(h: &Hstate, list: &mut Folios<'_>) {
-    let storage = pin!(ListHeadStorage::new());
+    stack_pin_init!(let storage = ListHeadStorage::new());
     let mut non_hvo = Folios::new_in(storage);
 
     let restored = loop {
@@ -184,7 +243,9 @@ fn update_and_free_pages_bulk(h: &Hstate, list: &mut Folios<'_>) {
     // Without HVO nothing was restored and the callers already cleared the
     // destructors: no lock cycle at all.
     if restored > 0 {
-        let lock = HugetlbLock::lock();
+        // SAFETY: no `HugetlbLock` is alive here (the restore error path
+        // drops each it takes), and this is process context.
+        let lock = unsafe { HugetlbLock::lock() };
         for folio in non_hvo.iter() {
             lock.clear_hugetlb(folio);
         }

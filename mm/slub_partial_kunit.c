@@ -204,6 +204,76 @@ static void test_rust_matches_c(struct kunit *test)
 	}
 }
 
+/*
+ * The cases of mm/slub_partial_cases.h, which the host test of the same
+ * Rust functions reads too (tools/testing/mmrust/host/).
+ */
+enum shared_case_kind { DEFAULT, SLABS, NODE_DONE, OBJECTS };
+
+static const char *const shared_case_names[] = {
+	[DEFAULT] = "DEFAULT_CASE", [SLABS] = "SLABS_CASE",
+	[NODE_DONE] = "NODE_DONE_CASE", [OBJECTS] = "OBJECTS_CASE",
+};
+
+static const struct shared_case {
+	enum shared_case_kind kind;
+	unsigned int a, b, want;
+} shared_cases[] = {
+#define DEFAULT_CASE(a, b, want)	{ DEFAULT, a, b, want },
+#define SLABS_CASE(a, b, want)		{ SLABS, a, b, want },
+#define NODE_DONE_CASE(a, b, want)	{ NODE_DONE, a, b, want },
+#define OBJECTS_CASE(a, b, want)	{ OBJECTS, a, b, want },
+#include "slub_partial_cases.h"
+#undef DEFAULT_CASE
+#undef SLABS_CASE
+#undef NODE_DONE_CASE
+#undef OBJECTS_CASE
+};
+
+/*
+ * Each case: the Rust function, and the C original where it computes the
+ * case without overflow or a division by zero (it wraps, Rust saturates).
+ */
+static void test_shared_cases(struct kunit *test)
+{
+	unsigned int i;
+
+	if (PAGE_SIZE != 4096)
+		kunit_skip(test, "the object sizes of the table assume 4 KiB pages");
+	/* The table is there: an empty include would pass everything. */
+	KUNIT_ASSERT_GE(test, ARRAY_SIZE(shared_cases), 50);
+
+	for (i = 0; i < ARRAY_SIZE(shared_cases); i++) {
+		const struct shared_case *t = &shared_cases[i];
+		unsigned int a = t->a, b = t->b, rust, c = t->want;
+
+		switch (t->kind) {
+		case DEFAULT:
+			rust = slub_rust_default_cpu_partial(a, b);
+			c = slub_c_default_cpu_partial(a, b);
+			break;
+		case SLABS:
+			rust = slub_rust_cpu_partial_slabs(a, b);
+			if (b && 2ULL * a <= UINT_MAX)
+				c = slub_c_cpu_partial_slabs(a, b);
+			break;
+		case NODE_DONE:
+			rust = slub_rust_partial_node_done(a, b);
+			c = slub_c_partial_node_done(a, b);
+			break;
+		case OBJECTS:
+			rust = slub_rust_partial_objects(a, b);
+			if ((unsigned long long)a * b <= UINT_MAX)
+				c = slub_c_partial_objects(a, b);
+			break;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, rust, t->want, "%s(%u, %u)",
+				    shared_case_names[t->kind], a, b);
+		KUNIT_EXPECT_EQ_MSG(test, c, t->want, "%s(%u, %u), C",
+				    shared_case_names[t->kind], a, b);
+	}
+}
+
 /* Checks this CPU's list: its stored count is real and within the limit. */
 static unsigned int check_bound(struct kunit *test, struct kmem_cache *s)
 {
@@ -441,6 +511,7 @@ static struct kunit_case slub_partial_test_cases[] = {
 	KUNIT_CASE(test_partial_node_done_refill_length),
 	KUNIT_CASE(test_partial_objects_estimate),
 	KUNIT_CASE(test_rust_matches_c),
+	KUNIT_CASE(test_shared_cases),
 	KUNIT_CASE_PARAM(test_push_bound_one_free_object, impl_gen_params),
 	KUNIT_CASE_PARAM(test_push_bound_random_pattern, impl_gen_params),
 	KUNIT_CASE(test_push_rust_matches_c),

@@ -5,9 +5,9 @@
 //! On load it allocates a few folios of different orders, puts them on a
 //! list, walks it, moves the large ones to a second list, and keeps every
 //! folio until the module is unloaded, when they are freed: dropping an
-//! `OwnedFolio` puts its reference, the folio's last. The unload shows it
-//! through a second reference taken to each folio first, the only one left
-//! after the drop (then put too). Each step is printed, so the kernel log
+//! `OwnedFolio` puts its reference. The unload shows it through a second
+//! reference (`ARef<Folio>`) taken to each folio first, the only one left
+//! after the drop, whose own drop then frees the folio. Each step is printed, so the kernel log
 //! shows what the API did:
 //!
 //! ```text
@@ -19,13 +19,13 @@
 //! rust_mm_folio_list: 4 folios had their reference put by the drop
 //! ```
 
-use core::pin::pin;
-use kernel::bindings;
 use kernel::mm::{
     folio::{Folio, OwnedFolio},
     folio_list::{FolioList, ListHeadStorage},
 };
 use kernel::prelude::*;
+use kernel::stack_pin_init;
+use kernel::types::ARef;
 
 module! {
     type: RustMmFolioList,
@@ -52,7 +52,7 @@ struct RustMmFolioList {
 
 impl kernel::Module for RustMmFolioList {
     fn init(_module: &'static ThisModule) -> Result<Self> {
-        let storage = pin!(ListHeadStorage::new());
+        stack_pin_init!(let storage = ListHeadStorage::new());
         let mut small = FolioList::new_in(storage);
         for order in ORDERS {
             // On an error the list's storage frees what was allocated.
@@ -63,9 +63,9 @@ impl kernel::Module for RustMmFolioList {
 
         // Move the folios of order 2 and more to a second list, keeping
         // the others in order on the first.
-        let storage = pin!(ListHeadStorage::new());
+        stack_pin_init!(let storage = ListHeadStorage::new());
         let mut large = FolioList::new_in(storage);
-        let storage = pin!(ListHeadStorage::new());
+        stack_pin_init!(let storage = ListHeadStorage::new());
         let mut kept = FolioList::new_in(storage);
         while let Some(folio) = small.pop_front() {
             if folio.order() >= 2 {
@@ -92,30 +92,28 @@ impl kernel::Module for RustMmFolioList {
 
 impl Drop for RustMmFolioList {
     fn drop(&mut self) {
-        // A second reference to each folio (there are `ORDERS.len()`), to
-        // see the drop put the `OwnedFolio`'s.
-        let mut watched = [core::ptr::null_mut(); ORDERS.len()];
-        for (w, folio) in watched.iter_mut().zip(self.folios.iter()) {
-            *w = folio.as_ptr();
-            // SAFETY: `self.folios` keeps the folio live; the reference
-            // taken here is put below.
-            unsafe { bindings::folio_get(*w) };
+        // A second reference to each folio, to see the drop put the
+        // `OwnedFolio`'s.
+        let mut watched = KVec::with_capacity(self.folios.len(), GFP_KERNEL).ok();
+        if let Some(watched) = watched.as_mut() {
+            for folio in self.folios.iter() {
+                let watch: ARef<Folio> = ARef::from(&**folio);
+                // Within the capacity reserved above: no allocation.
+                let _ = watched.push(watch, GFP_KERNEL);
+            }
         }
         pr_info!("unloading: freeing {} folios\n", self.folios.len());
         // Dropping the vector drops each `OwnedFolio`, which puts its
         // reference.
         drop(core::mem::take(&mut self.folios));
-        let mut put = 0;
-        for &w in watched.iter().filter(|w| !w.is_null()) {
-            // SAFETY: the reference taken above keeps the folio live.
-            let refs = unsafe { Folio::from_raw(w) }.ref_count();
-            if refs == 1 {
-                put += 1;
-            }
-            // SAFETY: puts the reference taken above: the last one once
-            // the drop put its own, which frees the folio.
-            unsafe { bindings::folio_put(w) };
-        }
+        let put = watched
+            .as_deref()
+            .unwrap_or(&[])
+            .iter()
+            .filter(|w| w.ref_count() == 1)
+            .count();
         pr_info!("{put} folios had their reference put by the drop\n");
+        // Dropping `watched` puts the last references, which frees the
+        // folios.
     }
 }

@@ -4,50 +4,85 @@
 //!
 //! C header: [`include/linux/mm_types.h`](srctree/include/linux/mm_types.h)
 //!
-//! A [`Folio`] is only ever used by reference: it is the C `struct folio`,
-//! which C owns. Who may do what with a folio depends on how it is held:
+//! A [`Folio`] is the C `struct folio`, which C owns and counts references
+//! to: Rust holds one as [`ARef<Folio>`] (a counted reference, put when
+//! dropped) or borrows one as `&Folio`.
 //!
-//! - [`OwnedFolio`]: allocated here, holding the folio's only reference;
-//!   dropping it frees the folio.
-//! - [`UnlinkedFolio`]: a folio mm code hands over without a reference
-//!   (hugetlb folios taken off the pool, for instance), on no list; whoever
-//!   holds it must pass it on (to C, or onto a
-//!   [`FolioList`](super::folio_list::FolioList)).
-//!
-//! Both are [`ListFolio`]s: a [`FolioList`](super::folio_list::FolioList)
-//! of them links them through `folio->lru`, which their holder owns.
+//! A counted reference does not give the use of the folio's `lru` field:
+//! other holders may have the folio on a list of their own.  An
+//! [`OwnedFolio`] is a counted reference that does: the folio is on no list
+//! and only its holder links it, so it is a [`ListFolio`], which a
+//! [`FolioList`](super::folio_list::FolioList) can keep.
 
 use crate::{
-    alloc::{AllocError, Flags},
+    alloc::Flags,
     bindings,
+    error::{code::*, Result},
     page::PAGE_SHIFT,
-    types::Opaque,
+    types::{ARef, AlwaysRefCounted, Opaque},
 };
 use core::{ops::Deref, ptr::NonNull};
 
+/// The largest order a folio can have (C: `MAX_PAGE_ORDER`).
+pub const MAX_PAGE_ORDER: u32 = bindings::MMRUST_MAX_PAGE_ORDER;
+
 /// A folio: one or 2^order physically contiguous pages, managed as one.
 ///
-/// Only ever used by reference, `&Folio` standing for a `struct folio *`
-/// that C keeps live for the reference's lifetime.
+/// Used by reference, `&Folio` standing for a `struct folio *` that stays
+/// live for the reference's lifetime, or held as an [`ARef<Folio>`], which
+/// counts a reference to it.
 ///
 /// # Invariants
 ///
 /// A `&Folio` points to a live `struct folio` (allocated, not freed) for
-/// its whole lifetime.
+/// its whole lifetime; its reference count is managed by
+/// `folio_get()`/`folio_put()`.
 ///
 /// # Examples
 ///
 /// ```
-/// use kernel::mm::folio::{Folio, OwnedFolio};
+/// use kernel::{mm::folio::{Folio, OwnedFolio}, types::ARef};
 ///
 /// let owned = OwnedFolio::alloc(GFP_KERNEL, 2)?;
 /// let folio: &Folio = &owned;
 /// assert_eq!(folio.order(), 2);
 /// assert_eq!(folio.nr_pages(), 4);
+/// // A second counted reference, put when it is dropped.
+/// let second: ARef<Folio> = ARef::from(folio);
+/// assert_eq!(second.ref_count(), 2);
+/// drop(second);
+/// assert_eq!(owned.ref_count(), 1);
 /// # Ok::<(), Error>(())
 /// ```
 #[repr(transparent)]
 pub struct Folio(Opaque<bindings::folio>);
+
+// SAFETY: a folio has no affinity to the task or CPU that holds it: C takes
+// and puts references to it, and frees it, from any context, so an
+// `ARef<Folio>` may move to another thread.
+unsafe impl Send for Folio {}
+
+// SAFETY: `&Folio` only reads the folio through C functions
+// (`folio_ref_count()`, `folio_order()`) and takes references with the
+// atomic `folio_get()`, all of which may run concurrently on one folio.
+unsafe impl Sync for Folio {}
+
+// SAFETY: `folio_get()` and `folio_put()` count references to the folio,
+// which stays live until the last one is put; every folio is counted.
+unsafe impl AlwaysRefCounted for Folio {
+    #[inline]
+    fn inc_ref(&self) {
+        // SAFETY: the folio is live (type invariant), so a reference to it
+        // can be taken.
+        unsafe { bindings::folio_get(self.as_ptr()) };
+    }
+
+    #[inline]
+    unsafe fn dec_ref(obj: NonNull<Self>) {
+        // SAFETY: the caller owns a reference to the folio, put once here.
+        unsafe { bindings::folio_put(obj.cast::<bindings::folio>().as_ptr()) };
+    }
+}
 
 impl Folio {
     /// The folio `ptr` points to, borrowed for `'a`.
@@ -68,6 +103,7 @@ impl Folio {
     /// assert!(core::ptr::eq(folio, &*owned));
     /// # Ok::<(), Error>(())
     /// ```
+    #[inline]
     pub unsafe fn from_raw<'a>(ptr: *mut bindings::folio) -> &'a Self {
         // SAFETY: `Folio` is a transparent wrapper of `struct folio`, and
         // the caller keeps the folio live during `'a`.
@@ -94,6 +130,7 @@ impl Folio {
     /// assert_eq!(orders, (1, 3));
     /// # Ok::<(), Error>(())
     /// ```
+    #[inline]
     pub fn as_ptr(&self) -> *mut bindings::folio {
         self.0.get()
     }
@@ -103,18 +140,17 @@ impl Folio {
     /// # Examples
     ///
     /// ```
-    /// use kernel::{bindings, mm::folio::OwnedFolio};
+    /// use kernel::{mm::folio::{Folio, OwnedFolio}, types::ARef};
     ///
     /// let owned = OwnedFolio::alloc(GFP_KERNEL, 0)?;
     /// assert_eq!(owned.ref_count(), 1);
-    /// // SAFETY: the folio is live; the reference taken here is put below.
-    /// unsafe { bindings::folio_get(owned.as_ptr()) };
-    /// assert_eq!(owned.ref_count(), 2);
-    /// // SAFETY: puts the reference taken above; `owned` keeps its own.
-    /// unsafe { bindings::folio_put(owned.as_ptr()) };
+    /// let more: [ARef<Folio>; 2] = [ARef::from(&*owned), ARef::from(&*owned)];
+    /// assert_eq!(owned.ref_count(), 3);
+    /// drop(more);
     /// assert_eq!(owned.ref_count(), 1);
     /// # Ok::<(), Error>(())
     /// ```
+    #[inline]
     pub fn ref_count(&self) -> i32 {
         // SAFETY: the folio is live (type invariant).
         unsafe { bindings::folio_ref_count(self.as_ptr()) }
@@ -132,6 +168,7 @@ impl Folio {
     /// }
     /// # Ok::<(), Error>(())
     /// ```
+    #[inline]
     pub fn order(&self) -> u32 {
         // SAFETY: the folio is live (type invariant).
         unsafe { bindings::folio_order(self.as_ptr()) }
@@ -148,6 +185,7 @@ impl Folio {
     /// assert_eq!(OwnedFolio::alloc(GFP_KERNEL, 3)?.nr_pages(), 8);
     /// # Ok::<(), Error>(())
     /// ```
+    #[inline]
     pub fn nr_pages(&self) -> usize {
         1 << self.order()
     }
@@ -162,6 +200,7 @@ impl Folio {
     /// assert_eq!(OwnedFolio::alloc(GFP_KERNEL, 2)?.size(), 4 * PAGE_SIZE);
     /// # Ok::<(), Error>(())
     /// ```
+    #[inline]
     pub fn size(&self) -> usize {
         self.nr_pages() << PAGE_SHIFT
     }
@@ -216,90 +255,19 @@ pub unsafe trait ListFolio: Deref<Target = Folio> + Sized {
     unsafe fn from_raw(folio: NonNull<bindings::folio>) -> Self;
 }
 
-/// A folio mm code handed over without a reference, on no list.
+/// A counted reference to a folio on no list, whose `lru` only its holder
+/// uses: what [`OwnedFolio::alloc`] returns, and what a
+/// [`FolioList`](super::folio_list::FolioList) of them keeps.
 ///
-/// The kernel moves many folios this way: hugetlb folios taken off the
-/// pool have no reference at all, and whoever took them must free them or
-/// put them back. An `UnlinkedFolio` has no destructor: it must be passed
-/// on, to C through [`ListFolio::into_raw`] or onto a
-/// [`FolioList`](super::folio_list::FolioList).
-///
-/// # Invariants
-///
-/// `0` points to a live folio on no list; its holder alone uses its `lru`.
-///
-/// # Examples
-///
-/// ```
-/// use kernel::mm::folio::{ListFolio, OwnedFolio, UnlinkedFolio};
-///
-/// let ptr = OwnedFolio::alloc(GFP_KERNEL, 1)?.into_raw();
-/// // SAFETY: a live folio, on no list, handed over with its reference.
-/// let folio = unsafe { UnlinkedFolio::from_c(ptr.as_ptr()) }.ok_or(EINVAL)?;
-/// assert_eq!(folio.order(), 1);
-/// let ptr = folio.into_raw();
-/// // SAFETY: the folio still has the reference `OwnedFolio::into_raw` kept,
-/// // and is on no list: held the way `OwnedFolio` holds folios.
-/// drop(unsafe { OwnedFolio::from_raw(ptr) });
-/// # Ok::<(), Error>(())
-/// ```
-pub struct UnlinkedFolio(NonNull<Folio>);
-
-impl UnlinkedFolio {
-    /// Takes over the folio `ptr` points to, or `None` for a null pointer.
-    ///
-    /// # Safety
-    ///
-    /// `ptr` is null or points to a live folio on no list, whose `lru`
-    /// nothing else uses and which the caller hands over: whoever ends up
-    /// with the `UnlinkedFolio` decides what becomes of the folio.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use kernel::mm::folio::UnlinkedFolio;
-    ///
-    /// // SAFETY: a null pointer.
-    /// assert!(unsafe { UnlinkedFolio::from_c(core::ptr::null_mut()) }.is_none());
-    /// ```
-    pub unsafe fn from_c(ptr: *mut bindings::folio) -> Option<Self> {
-        // INVARIANT: by the caller's promise.
-        NonNull::new(ptr.cast::<Folio>()).map(Self)
-    }
-}
-
-impl Deref for UnlinkedFolio {
-    type Target = Folio;
-
-    fn deref(&self) -> &Folio {
-        // SAFETY: the folio is live while this value exists (type
-        // invariant), and the reference cannot outlive the value.
-        unsafe { self.0.as_ref() }
-    }
-}
-
-// SAFETY: the holder owns the folio's `lru` and nothing else of it, as the
-// type invariant says; `into_raw` and `from_raw` hand exactly that over.
-unsafe impl ListFolio for UnlinkedFolio {
-    fn into_raw(self) -> NonNull<bindings::folio> {
-        self.0.cast()
-    }
-
-    unsafe fn from_raw(folio: NonNull<bindings::folio>) -> Self {
-        // INVARIANT: handed over, live and on no list, by the caller's
-        // promise.
-        Self(folio.cast())
-    }
-}
-
-/// A folio allocated by Rust, holding its only reference.
-///
-/// Dropping it puts that reference, which frees the folio.
+/// Dropping it puts its reference, which frees the folio if it was the
+/// last. [`From`] turns it into a plain [`ARef<Folio>`], which gives up the
+/// use of `lru`; there is no way back but [`ListFolio::from_raw`], whose
+/// caller promises it.
 ///
 /// # Invariants
 ///
-/// `0` points to a live folio allocated by [`OwnedFolio::alloc`], on no
-/// list; this value owns one reference to it and alone uses its `lru`.
+/// `0` counts a reference to a live folio that is on no list, whose `lru`
+/// field nothing but this value uses.
 ///
 /// # Examples
 ///
@@ -315,37 +283,34 @@ unsafe impl ListFolio for UnlinkedFolio {
 /// Dropping it puts its reference, seen here through a second one:
 ///
 /// ```
-/// use kernel::{bindings, mm::folio::{Folio, OwnedFolio}};
+/// use kernel::{mm::folio::{Folio, OwnedFolio}, types::ARef};
 ///
 /// let owned = OwnedFolio::alloc(GFP_KERNEL, 0)?;
-/// let ptr = owned.as_ptr();
-/// // SAFETY: the folio is live; the reference taken here is put below.
-/// unsafe { bindings::folio_get(ptr) };
-/// assert_eq!(owned.ref_count(), 2);
+/// let watch: ARef<Folio> = ARef::from(&*owned);
+/// assert_eq!(watch.ref_count(), 2);
 /// drop(owned);
-/// {
-///     // SAFETY: the reference taken above keeps the folio live in this block.
-///     let folio = unsafe { Folio::from_raw(ptr) };
-///     assert_eq!(folio.ref_count(), 1);
-/// }
-/// // SAFETY: puts the reference taken above, the last one: frees the folio.
-/// unsafe { bindings::folio_put(ptr) };
+/// assert_eq!(watch.ref_count(), 1);
 /// # Ok::<(), Error>(())
 /// ```
-pub struct OwnedFolio(NonNull<Folio>);
-
-// SAFETY: a folio has no affinity to the task or CPU that allocated it, and
-// the only reference is this value's, so it may be moved and freed anywhere.
-unsafe impl Send for OwnedFolio {}
-
-// SAFETY: `&OwnedFolio` only reads through `&Folio`, whose methods call C
-// functions that may run concurrently.
-unsafe impl Sync for OwnedFolio {}
+pub struct OwnedFolio(ARef<Folio>);
 
 impl OwnedFolio {
     /// Allocates a folio of 2^`order` pages (C: `folio_alloc()`).
     ///
+    /// Returns `EINVAL` for an order above [`MAX_PAGE_ORDER`], without
+    /// asking the allocator (which would warn), and `ENOMEM` when there is
+    /// no memory.
+    ///
     /// # Examples
+    ///
+    /// ```
+    /// use kernel::mm::folio::{OwnedFolio, MAX_PAGE_ORDER};
+    ///
+    /// assert_eq!(OwnedFolio::alloc(GFP_KERNEL, MAX_PAGE_ORDER + 1).err(), Some(EINVAL));
+    /// assert_eq!(OwnedFolio::alloc(GFP_KERNEL, u32::MAX).err(), Some(EINVAL));
+    /// assert_eq!(OwnedFolio::alloc(GFP_KERNEL, 1)?.order(), 1);
+    /// # Ok::<(), Error>(())
+    /// ```
     ///
     /// With `__GFP_ZERO` every byte reads zero.  A folio of the same order
     /// is dirtied and freed first: the next allocation on this CPU most
@@ -374,46 +339,62 @@ impl OwnedFolio {
     /// assert!(bytes.iter().all(|&b| b == 0));
     /// # Ok::<(), Error>(())
     /// ```
-    pub fn alloc(flags: Flags, order: u32) -> Result<Self, AllocError> {
-        // SAFETY: may sleep, depending on `flags`; always safe to call.
+    pub fn alloc(flags: Flags, order: u32) -> Result<Self> {
+        if order > MAX_PAGE_ORDER {
+            return Err(EINVAL);
+        }
+        // SAFETY: may sleep, depending on `flags`; the order is one the
+        // allocator serves.
         let folio = unsafe { bindings::folio_alloc(flags.as_raw(), order) };
-        // INVARIANT: a new folio, on no list, whose one reference is ours.
-        NonNull::new(folio.cast::<Folio>())
-            .map(Self)
-            .ok_or(AllocError)
+        let folio = NonNull::new(folio.cast::<Folio>()).ok_or(ENOMEM)?;
+        // SAFETY: a new folio comes with one reference, handed over here.
+        // INVARIANT: a new folio is on no list; its `lru` is ours.
+        Ok(Self(unsafe { ARef::from_raw(folio) }))
     }
 }
 
 impl Deref for OwnedFolio {
     type Target = Folio;
 
+    #[inline]
     fn deref(&self) -> &Folio {
-        // SAFETY: the folio is live while this value holds its reference
-        // (type invariant), and the reference cannot outlive the value.
-        unsafe { self.0.as_ref() }
+        &self.0
     }
 }
 
-impl Drop for OwnedFolio {
-    fn drop(&mut self) {
-        // SAFETY: this value owns a reference to the live folio (type
-        // invariant) and puts it once, here.
-        unsafe { bindings::folio_put(self.as_ptr()) };
+impl From<OwnedFolio> for ARef<Folio> {
+    /// Keeps the reference, giving up the use of `lru`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::{mm::folio::{Folio, OwnedFolio}, types::ARef};
+    ///
+    /// let owned = OwnedFolio::alloc(GFP_KERNEL, 1)?;
+    /// let ptr = owned.as_ptr();
+    /// let shared: ARef<Folio> = owned.into();
+    /// assert_eq!((shared.as_ptr(), shared.ref_count()), (ptr, 1));
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[inline]
+    fn from(folio: OwnedFolio) -> Self {
+        folio.0
     }
 }
 
 // SAFETY: `into_raw` keeps the reference for `from_raw`, which takes it
 // back; the folio stays live in between, and its `lru` is the holder's.
 unsafe impl ListFolio for OwnedFolio {
+    #[inline]
     fn into_raw(self) -> NonNull<bindings::folio> {
-        let folio = self.0.cast();
-        core::mem::forget(self);
-        folio
+        ARef::into_raw(self.0).cast()
     }
 
+    #[inline]
     unsafe fn from_raw(folio: NonNull<bindings::folio>) -> Self {
-        // INVARIANT: handed over with a reference (the caller's promise:
-        // held the way `OwnedFolio` holds folios), live and on no list.
-        Self(folio.cast())
+        // SAFETY: handed over with a reference (the caller's promise: held
+        // the way `OwnedFolio` holds folios).
+        // INVARIANT: live, on no list, its `lru` ours, by the same promise.
+        Self(unsafe { ARef::from_raw(folio.cast()) })
     }
 }

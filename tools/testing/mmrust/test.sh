@@ -136,7 +136,9 @@ kunit_results() {
 console_clean() {
 	local hits ktap=$2
 	[ -s "$ktap" ] || ktap=/dev/null
-	hits=$(tr -d '\r' < "$1" | grep -E "$DMESG_BAD" |
+	# Up to the marker of the tests whose point is a report
+	# (init/95-expected-reports.sh), which check what follows themselves.
+	hits=$(tr -d '\r' < "$1" | sed '/mmrust: expected reports from here on/,$d' | grep -E "$DMESG_BAD" |
 		grep -vxF -f <(tr -d '\r' < "$ktap" | sed 's/^/mmrust: /') || true)
 	# A console without the kernel's banner is no proof of anything.
 	if ! grep -q 'Linux version ' "$1" 2>/dev/null; then
@@ -251,6 +253,23 @@ series_check() {
 	ok=0; out=$("$TOP/tools/testing/mmrust/series.sh" --check 2>&1) || ok=$?
 	echo "$out" | sed 's/^/[series] /'
 	verdict series series_applies_to_plain_base $ok "$(echo "$out" | tail -1)"
+}
+
+# The host tests of the pure Rust (rusttest.sh, 'make rusttest'): one
+# verdict per libtest test, and one for the run (a harness that does not
+# build, or dies, reports no test line).
+rusttest_check() {
+	local out ok line n=0
+	ok=0; out=$("$TOP/tools/testing/mmrust/rusttest.sh" 2>&1) || ok=$?
+	while read -r line; do
+		case $line in
+		"test "*" ... ok") verdict host/rusttest "$(echo "$line" | cut -d' ' -f2)" 0; n=$((n + 1)) ;;
+		"test "*" ... FAILED") verdict host/rusttest "$(echo "$line" | cut -d' ' -f2)" 1; n=$((n + 1)) ;;
+		esac
+	done <<< "$out"
+	[ "$ok" = 0 ] || echo "$out" | grep -v '^test .* \.\.\. ok$' | tail -40 | sed 's/^/[host\/rusttest] /'
+	[ "$n" -gt 0 ] || ok=1
+	verdict host/rusttest rusttest_runs $ok "$(grep -m1 -E '^error|panicked' <<< "$out" || echo "exit $ok, $n tests")"
 }
 
 # matrix_check <output of matrix.sh>: one verdict per configuration and
@@ -536,6 +555,7 @@ elif [ "$what" = all ]; then
 	ok=0; out=$(bash "$TOP/tools/testing/mmrust/test.sh" parse-selftest 2>&1) || ok=$?
 	echo "$out" | grep -v '^selftest: ok ' | sed 's/^/[parse-selftest] /'
 	verdict host parse_selftest $ok "$(echo "$out" | tail -1)"
+	rusttest_check
 	[ -z "$debug" ] || ! background_wait debug x86_64-debug/build || test_debug
 	# matrix_check counts the cells (and a matrix.sh without its table).
 	background_wait matrix matrix quiet || true

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+
+/*
+ * The kernel's list functions for Rust (kernel::mm::folio_list): with
+ * CONFIG_LIST_HARDENED or CONFIG_DEBUG_LIST, list_add_tail() and
+ * list_del_init() check the links they change, for Rust lists as for C's.
+ */
+
+#include <linux/list.h>
+
+void rust_helper_INIT_LIST_HEAD(struct list_head *list)
+{
+	INIT_LIST_HEAD(list);
+}
+
+void rust_helper_list_add_tail(struct list_head *new, struct list_head *head)
+{
+	list_add_tail(new, head);
+}
+
+void rust_helper_list_del_init(struct list_head *entry)
+{
+	list_del_init(entry);
+}
+
+bool rust_helper_list_empty(const struct list_head *head)
+{
+	return list_empty(head);
+}
