@@ -261,7 +261,11 @@ impl<'a> CpuPartialList<'a> {
         // promise, and we hold the lock of the list it is about to head.
         unsafe { set_slab_link(slab, next, decision.slabs) };
         // SAFETY: `head` is valid while the lock is held (type invariant).
-        unsafe { *self.head.as_ptr() = slab.as_ptr() };
+        // Other CPUs read this CPU's list head without the lock
+        // (`flush_all()`'s `has_cpu_slab()`, `slabs_cpu_partial_show()`):
+        // the store is a marked one, the `this_cpu_write()` of the C
+        // original, so that they see the old or the new head, whole.
+        unsafe { ptr::write_volatile(self.head.as_ptr(), slab.as_ptr()) };
         detached
     }
 }
