@@ -24,8 +24,9 @@
 //! C header: [`include/linux/hugetlb_bulk_free.h`](srctree/include/linux/hugetlb_bulk_free.h)
 //!
 //! The lists of folios are the `kernel` crate's ([`kernel::mm::folio_list`]);
-//! what is private to this algorithm stays here: [`UnlinkedFolio`] (a pool
-//! folio, which has no reference), [`Hstate`] and [`HugetlbLock`], whose
+//! what is private to this algorithm stays here: [`PoolFolio`] and
+//! [`UnlinkedFolio`] (a pool folio, which has no reference, so is not a
+//! [`kernel::mm::folio::Folio`]), [`Hstate`] and [`HugetlbLock`], whose
 //! only operations are steps of the bulk free.
 
 use core::marker::PhantomData;
@@ -34,15 +35,34 @@ use core::ptr::NonNull;
 use kernel::bindings;
 use kernel::error::{Error, Result};
 use kernel::mm::{
-    folio::{Folio, ListFolio},
+    folio::ListFolio,
     folio_list::{FolioList, ListHeadStorage},
 };
 use kernel::stack_pin_init;
+use kernel::types::Opaque;
 
 // The entry point below has the type of its C prototype in
 // `include/linux/hugetlb_bulk_free.h`, as bindgen reads it: a change on one
 // side only fails the build.
 kernel::assert_c_prototypes!(hugetlb_rust_update_and_free_pages_bulk);
+
+/// A hugetlb folio of the pool: its reference count is frozen at zero, so
+/// it is no [`kernel::mm::folio::Folio`] (no reference may be taken on
+/// it); only its address is used, to hand it to C.
+///
+/// # Invariants
+///
+/// A `&PoolFolio` points to a live `struct folio` taken off the pool of an
+/// hstate for its whole lifetime.
+#[repr(transparent)]
+struct PoolFolio(Opaque<bindings::folio>);
+
+impl PoolFolio {
+    #[inline]
+    fn as_ptr(&self) -> *mut bindings::folio {
+        self.0.get()
+    }
+}
 
 /// A hugetlb folio taken off the pool, on no list.
 ///
@@ -57,13 +77,13 @@ kernel::assert_c_prototypes!(hugetlb_rust_update_and_free_pages_bulk);
 /// `0` points to a live folio on no list; its holder alone uses its `lru`
 /// and decides what becomes of it.
 #[must_use = "a folio taken off the pool must be freed or given back"]
-struct UnlinkedFolio(NonNull<Folio>);
+struct UnlinkedFolio(NonNull<PoolFolio>);
 
 impl Deref for UnlinkedFolio {
-    type Target = Folio;
+    type Target = PoolFolio;
 
     #[inline]
-    fn deref(&self) -> &Folio {
+    fn deref(&self) -> &PoolFolio {
         // SAFETY: the folio is live while this value exists (type
         // invariant), and the reference cannot outlive the value.
         unsafe { self.0.as_ref() }
@@ -83,6 +103,14 @@ unsafe impl ListFolio for UnlinkedFolio {
         // INVARIANT: handed over, live and on no list, by the caller's
         // promise.
         Self(folio.cast())
+    }
+
+    #[inline]
+    unsafe fn borrow_raw<'a>(folio: NonNull<bindings::folio>) -> &'a PoolFolio {
+        // SAFETY: a pool folio held during `'a`, live (the caller's
+        // promise); `PoolFolio` is a transparent wrapper of `struct folio`.
+        // INVARIANT: live and off the pool during `'a`.
+        unsafe { folio.cast::<PoolFolio>().as_ref() }
     }
 }
 
@@ -132,14 +160,18 @@ impl Hstate {
         unsafe { bindings::hugetlb_bulk_vmemmap_restore_folio(self.as_ptr(), folio.as_ptr()) == 0 }
     }
 
-    /// Frees a folio that has its vmemmap and no hugetlb destructor, to
-    /// the allocator it came from, then yields the CPU if a reschedule is
-    /// due (both in one C call).  Callers hold no [`HugetlbLock`].
-    fn free_folio(&self, folio: UnlinkedFolio) {
+    /// Frees a folio to the allocator it came from, then yields the CPU
+    /// if a reschedule is due (both in one C call).
+    ///
+    /// # Safety
+    ///
+    /// The folio, of this hstate, has its vmemmap (restored, or never
+    /// optimized) and no hugetlb destructor; the caller holds no
+    /// [`HugetlbLock`] and is in process context.
+    unsafe fn free_folio(&self, folio: UnlinkedFolio) {
         // SAFETY: the hstate is live (type invariant) and the folio ours,
-        // off every list; `hugetlb_lock` is not held (only a `HugetlbLock`
-        // holds it, and callers keep none across this call), and this is
-        // process context, where the call may sleep.
+        // off every list, ready to be freed (the caller's promise);
+        // `hugetlb_lock` is not held and the call may sleep (the same).
         unsafe { bindings::hugetlb_bulk_free_folio(self.as_ptr(), folio.into_raw().as_ptr()) };
     }
 }
@@ -171,10 +203,16 @@ impl HugetlbLock {
         }
     }
 
-    /// Clears the hugetlb destructor of a folio whose vmemmap is in place.
-    fn clear_hugetlb(&self, folio: &Folio) {
-        // SAFETY: the lock is held (type invariant) and the folio is live,
-        // taken off the pool by our caller.
+    /// Clears the hugetlb destructor of a folio.
+    ///
+    /// # Safety
+    ///
+    /// The folio was taken off the pool by the bulk free and its vmemmap
+    /// is in place (restored, or never optimized).
+    unsafe fn clear_hugetlb(&self, folio: &PoolFolio) {
+        // SAFETY: the lock is held (type invariant) and the folio is live
+        // (`PoolFolio`'s invariant), off the pool with its vmemmap (the
+        // caller's promise).
         unsafe { bindings::hugetlb_bulk_folio_clear_hugetlb(folio.as_ptr()) };
     }
 
@@ -196,11 +234,18 @@ impl Drop for HugetlbLock {
 
 /// Clears the destructor of one folio in a lock cycle of its own, then
 /// frees it.
-fn clear_and_free(h: &Hstate, folio: UnlinkedFolio) {
-    // SAFETY: no `HugetlbLock` lives across a call of this file's
-    // functions, and the bulk free runs in process context.
-    unsafe { HugetlbLock::lock() }.clear_hugetlb(&folio);
-    h.free_folio(folio);
+///
+/// # Safety
+///
+/// The folio, of `h`, taken off the pool by the bulk free, has its
+/// vmemmap; the caller holds no [`HugetlbLock`] and is in process context.
+unsafe fn clear_and_free(h: &Hstate, folio: UnlinkedFolio) {
+    // SAFETY: no `HugetlbLock` is held and this is process context (the
+    // caller's promise); the folio has its vmemmap (the same).
+    unsafe { HugetlbLock::lock().clear_hugetlb(&folio) };
+    // SAFETY: vmemmap in place, destructor cleared just above, the lock
+    // dropped at the end of the statement above.
+    unsafe { h.free_folio(folio) };
 }
 
 /// Makes progress after a failed batch restore.
@@ -213,13 +258,20 @@ fn clear_and_free(h: &Hstate, folio: UnlinkedFolio) {
 fn bulk_vmemmap_restore_error(h: &Hstate, list: &mut Folios<'_>, restored: &mut Folios<'_>) {
     if !restored.is_empty() {
         for folio in restored.drain() {
-            clear_and_free(h, folio);
+            // SAFETY: a folio of `restored` has its vmemmap (the restore
+            // moved it there); no `HugetlbLock` lives across a call of
+            // this file's functions, and the bulk free runs in process
+            // context.
+            unsafe { clear_and_free(h, folio) };
         }
         return;
     }
     while let Some(folio) = list.pop_front() {
         if h.vmemmap_restore_folio(&folio) {
-            clear_and_free(h, folio);
+            // SAFETY: its vmemmap was just restored; no `HugetlbLock`
+            // lives across a call of this file's functions, and the bulk
+            // free runs in process context.
+            unsafe { clear_and_free(h, folio) };
             return;
         }
         // SAFETY: no `HugetlbLock` lives across a call of this file's
@@ -247,11 +299,18 @@ fn update_and_free_pages_bulk(h: &Hstate, list: &mut Folios<'_>) {
         // drops each it takes), and this is process context.
         let lock = unsafe { HugetlbLock::lock() };
         for folio in non_hvo.iter() {
-            lock.clear_hugetlb(folio);
+            // SAFETY: every folio of `non_hvo` has its vmemmap (the
+            // restore moved it there).
+            unsafe { lock.clear_hugetlb(folio) };
         }
     }
     for folio in non_hvo.drain() {
-        h.free_folio(folio);
+        // SAFETY: every folio of `non_hvo` has its vmemmap and no
+        // destructor: cleared just above when the batch restored any,
+        // else by the callers, which clear it on folios HVO never
+        // optimized; the lock was dropped at the end of the block above,
+        // and this is process context.
+        unsafe { h.free_folio(folio) };
     }
 }
 

@@ -51,18 +51,20 @@ impl kernel::Module for RustMmFolioListDebug {
         let head = list.as_ptr();
         // SAFETY: `head` is the list's initialised head, and the list holds
         // two folios: its `prev` is the last folio's `lru`, which this
-        // module alone uses. Its `next` is pointed at itself instead of the
-        // head (the corruption); it is mended below, before anything else
-        // reads the list.
+        // module alone uses. Pointing its `next` at itself instead of the
+        // head breaks `FolioList`'s invariant on purpose (the corruption);
+        // nothing reads the list but the push below, whose check is the
+        // point, until the link is mended.
         let last = unsafe {
             let last = (*head).prev;
             (*last).next = last;
             last
         };
-        // `list_add_tail()` checks `last->next == head` first: the add is
-        // refused and `third` stays off the list (still holding its
-        // reference), unless the check is missing, in which case it links
-        // `third` after `last`, which mends the link on the way.
+        // `list_add_tail()` checks `last->next == head` (and reports "list_add
+        // corruption. prev->next should be next"): the add is refused and
+        // `third` stays off the list (still holding its reference), unless
+        // the check is missing, in which case it links `third` after
+        // `last`, which mends the link on the way.
         list.push_back(third);
         // SAFETY: as above; `last->next` is put back as it was (the head),
         // or left as the unchecked add set it (`third`'s `lru`).

@@ -6,7 +6,9 @@
 //!
 //! A [`Folio`] is the C `struct folio`, which C owns and counts references
 //! to: Rust holds one as [`ARef<Folio>`] (a counted reference, put when
-//! dropped) or borrows one as `&Folio`.
+//! dropped) or borrows one as `&Folio` while a reference is held.  Folios
+//! whose count is frozen at zero (hugetlb's pool folios, for one) are not
+//! `Folio`s: code that handles them has a type of its own for them.
 //!
 //! A counted reference does not give the use of the folio's `lru` field:
 //! other holders may have the folio on a list of their own.  An
@@ -28,14 +30,14 @@ pub const MAX_PAGE_ORDER: u32 = bindings::MMRUST_MAX_PAGE_ORDER;
 
 /// A folio: one or 2^order physically contiguous pages, managed as one.
 ///
-/// Used by reference, `&Folio` standing for a `struct folio *` that stays
-/// live for the reference's lifetime, or held as an [`ARef<Folio>`], which
-/// counts a reference to it.
+/// Used by reference, `&Folio` standing for a `struct folio *` on which a
+/// reference is held for the reference's lifetime, or held as an
+/// [`ARef<Folio>`], which counts a reference to it.
 ///
 /// # Invariants
 ///
-/// A `&Folio` points to a live `struct folio` (allocated, not freed) for
-/// its whole lifetime; its reference count is managed by
+/// A `&Folio` points to a live `struct folio` (allocated, not freed) whose
+/// reference count stays above zero for its whole lifetime, managed by
 /// `folio_get()`/`folio_put()`.
 ///
 /// # Examples
@@ -68,7 +70,8 @@ unsafe impl Send for Folio {}
 unsafe impl Sync for Folio {}
 
 // SAFETY: `folio_get()` and `folio_put()` count references to the folio,
-// which stays live until the last one is put; every folio is counted.
+// which stays live until the last one is put; a `Folio` always has a
+// counted reference (type invariant), so taking one more is allowed.
 unsafe impl AlwaysRefCounted for Folio {
     #[inline]
     fn inc_ref(&self) {
@@ -89,7 +92,8 @@ impl Folio {
     ///
     /// # Safety
     ///
-    /// `ptr` points to a `struct folio` that stays live during `'a`.
+    /// `ptr` points to a `struct folio` on which a reference is held during
+    /// `'a` (its count stays above zero).
     ///
     /// # Examples
     ///
@@ -107,7 +111,7 @@ impl Folio {
     pub unsafe fn from_raw<'a>(ptr: *mut bindings::folio) -> &'a Self {
         // SAFETY: `Folio` is a transparent wrapper of `struct folio`, and
         // the caller keeps the folio live during `'a`.
-        // INVARIANT: live during `'a`, by the caller's promise.
+        // INVARIANT: live and counted during `'a`, by the caller's promise.
         unsafe { &*ptr.cast::<Self>() }
     }
 
@@ -210,14 +214,17 @@ impl Folio {
 /// [`FolioList`](super::folio_list::FolioList) can keep.
 ///
 /// The list takes the folio over with [`ListFolio::into_raw`] and links it
-/// through its `lru` field; it gives it back with [`ListFolio::from_raw`].
+/// through its `lru` field; it gives it back with [`ListFolio::from_raw`],
+/// and lends it out meanwhile as [`ListFolio::borrow_raw`] says: a counted
+/// holding lends a [`Folio`], an uncounted one a type of its own.
 ///
 /// # Safety
 ///
 /// While a value exists, its folio is live, on no list, and its holder
 /// alone uses the folio's `lru` field. [`ListFolio::into_raw`] hands over
 /// that right with the folio; [`ListFolio::from_raw`] on what it returned
-/// gives back the same kind of holding of the same folio.
+/// gives back the same kind of holding of the same folio, and
+/// [`ListFolio::borrow_raw`] on it the reference `Deref` would give.
 ///
 /// # Examples
 ///
@@ -233,7 +240,7 @@ impl Folio {
 /// assert_eq!(folio.as_ptr(), ptr);
 /// # Ok::<(), Error>(())
 /// ```
-pub unsafe trait ListFolio: Deref<Target = Folio> + Sized {
+pub unsafe trait ListFolio: Deref + Sized {
     /// Gives up the holding, keeping the folio live for whoever takes it.
     ///
     /// # Examples
@@ -253,6 +260,29 @@ pub unsafe trait ListFolio: Deref<Target = Folio> + Sized {
     ///
     /// See [`ListFolio`].
     unsafe fn from_raw(folio: NonNull<bindings::folio>) -> Self;
+
+    /// What a holding of `folio` derefs to, borrowed for `'a` without
+    /// taking the folio over: what a list lends out of the folios it holds.
+    ///
+    /// # Safety
+    ///
+    /// `folio` is held the way this type holds folios (by a list, for
+    /// example) for all of `'a`.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use kernel::mm::folio::{ListFolio, OwnedFolio};
+    ///
+    /// let folio = OwnedFolio::alloc(GFP_KERNEL, 3)?;
+    /// let raw = folio.into_raw();
+    /// // SAFETY: `raw` is held as an `OwnedFolio` until taken back below.
+    /// assert_eq!(unsafe { OwnedFolio::borrow_raw(raw) }.order(), 3);
+    /// // SAFETY: `raw` comes from `OwnedFolio::into_raw` above.
+    /// drop(unsafe { OwnedFolio::from_raw(raw) });
+    /// # Ok::<(), Error>(())
+    /// ```
+    unsafe fn borrow_raw<'a>(folio: NonNull<bindings::folio>) -> &'a Self::Target;
 }
 
 /// A counted reference to a folio on no list, whose `lru` only its holder
@@ -396,5 +426,12 @@ unsafe impl ListFolio for OwnedFolio {
         // the way `OwnedFolio` holds folios).
         // INVARIANT: live, on no list, its `lru` ours, by the same promise.
         Self(unsafe { ARef::from_raw(folio.cast()) })
+    }
+
+    #[inline]
+    unsafe fn borrow_raw<'a>(folio: NonNull<bindings::folio>) -> &'a Folio {
+        // SAFETY: held as an `OwnedFolio` during `'a` (the caller's
+        // promise), which counts a reference to it.
+        unsafe { Folio::from_raw(folio.as_ptr()) }
     }
 }
