@@ -24,7 +24,7 @@ unexport ARCH
 # $(call step,<what it does>,<script and arguments>): one step, announced.
 step = @echo "==> $@: $(1)" && bash $(T)/$(2)
 
-.PHONY: all help setup prepare build build-debug test test-debug kunit boot run shell bench stress check series matrix rusttest kunit-tool clean distclean
+.PHONY: all help setup prepare build build-debug test test-debug kunit boot run shell bench stress check series matrix rusttest mutants kunit-tool clean distclean
 
 all: help
 
@@ -44,6 +44,7 @@ help:
 	@echo "make matrix   the configuration matrix: every project option off in turn, RUST=n, ...;"
 	@echo "              part of make test"
 	@echo "make rusttest the host tests of the pure Rust (the SLUB decisions); part of make test"
+	@echo "make mutants  apply each small bug of tools/testing/mmrust/mutants/, see it caught (ONLY=<name>)"
 	@echo "make kunit-tool  the KUnit suites through the base's kunit.py and mm/.kunitconfig (second build)"
 	@echo "make clean    remove the build outputs (keeps the unpacked base and ccache)"
 	@echo "ARCH=x86_64 or ARCH=arm64: one architecture (default: test both, run x86_64)"
@@ -63,6 +64,7 @@ build: prepare
 # The x86_64 debug image (configs/debug.config): in 'make test' when it
 # covers x86_64, unless MMRUST_DEBUG=0; alone in 'make test-debug'.
 export MMRUST_DEBUG ?= 1
+export MMRUST_MUTANTS_ONLY := $(ONLY)
 DEBUG_IMAGE := $(if $(and $(filter x86_64,$(ARCHES)),$(filter 1,$(MMRUST_DEBUG))),1)
 build-debug: prepare
 	@echo "==> $@: x86_64 debug image" && MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debug bash $(T)/build.sh
@@ -93,6 +95,10 @@ series: prepare
 
 rusttest: setup
 	$(call step,host tests of the pure Rust,rusttest.sh)
+
+# ONLY=<name>[,<name>...]: some mutations of tools/testing/mmrust/mutants/.
+mutants: prepare
+	$(call step,the mutations of tools/testing/mmrust/mutants/ one at a time,mutants.sh)
 
 kunit-tool: prepare
 	$(call step,kunit.py run with mm/.kunitconfig,kunit_tool.sh)

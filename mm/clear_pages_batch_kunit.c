@@ -606,6 +606,25 @@ static void test_clearing_yields_to_a_thread_on_its_cpu(struct kunit *test)
 			    "the thread ran only after the last clearing call");
 }
 
+/*
+ * The batch follows the architecture, not the other way round: x86_64 and
+ * arm64 bring a clear_pages() of their own (a string operation, a DC ZVA
+ * loop: patches 0015 and 0018), so one call may clear 32 MiB, 8192 pages of
+ * 4 KiB; any other architecture gets the generic loop of clear_page() and
+ * a batch of one page.
+ */
+static void test_batch_follows_the_arch(struct kunit *test)
+{
+	bool arch_range = IS_ENABLED(CONFIG_X86_64) || IS_ENABLED(CONFIG_ARM64);
+	void (*range)(void *, unsigned int) = clear_pages;
+
+	KUNIT_EXPECT_EQ(test, range != clear_pages_generic, arch_range);
+	KUNIT_EXPECT_EQ(test, PROCESS_PAGES_NON_PREEMPT_BATCH,
+			arch_range ? SZ_32M / PAGE_SIZE : 1);
+	if (arch_range && PAGE_SIZE == SZ_4K)
+		KUNIT_EXPECT_EQ(test, PROCESS_PAGES_NON_PREEMPT_BATCH, 8192);
+}
+
 static struct kunit_case clear_pages_batch_cases[] = {
 	KUNIT_CASE_PARAM(test_clear_pages_zeroes_only_the_range, variant_gen_params),
 	KUNIT_CASE_PARAM(test_folio_zero_user_zeroes_every_byte, zero_gen_params),
@@ -616,6 +635,7 @@ static struct kunit_case clear_pages_batch_cases[] = {
 	KUNIT_CASE(test_unit_setting),
 	KUNIT_CASE(test_batched_and_per_page_same_bytes),
 	KUNIT_CASE(test_clearing_yields_to_a_thread_on_its_cpu),
+	KUNIT_CASE(test_batch_follows_the_arch),
 	{}
 };
 

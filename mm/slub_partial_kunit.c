@@ -50,15 +50,26 @@ static void destroy_cache(void *s)
 	kmem_cache_destroy(s);
 }
 
-static struct kmem_cache *test_cache(struct kunit *test, const char *name,
-				     slab_flags_t flags)
+static struct kmem_cache *test_cache_args(struct kunit *test, const char *name,
+					  unsigned int size, slab_flags_t flags)
 {
-	struct kmem_cache *s = kmem_cache_create(name, TEST_OBJ_SIZE, 0,
-						 SLAB_NO_MERGE | flags, NULL);
+	struct kmem_cache *s = kmem_cache_create(name, size, 0, SLAB_NO_MERGE | flags, NULL);
 
 	KUNIT_ASSERT_NOT_NULL(test, s);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, destroy_cache, s));
 	return s;
+}
+
+static struct kmem_cache *test_cache(struct kunit *test, const char *name,
+				     slab_flags_t flags)
+{
+	return test_cache_args(test, name, TEST_OBJ_SIZE, flags);
+}
+
+static struct kmem_cache *test_cache_sized(struct kunit *test, const char *name,
+					   unsigned int size)
+{
+	return test_cache_args(test, name, size, 0);
 }
 
 /*
@@ -504,6 +515,158 @@ static void test_cpu_partial_store_rejects(struct kunit *test)
 	expect_ran(test, &calls, *impl, ARRAY_SIZE(bad) + 4);
 }
 
+/*
+ * Reads the number /sys/kernel/slab/<s>/<name> starts with, through its
+ * sysfs ops.  Return: 0, -ENOENT without the attribute (a statistic of
+ * CONFIG_SLUB_STATS), or another negative errno.
+ */
+static int slab_attr_read(struct kunit *test, struct kmem_cache *s, const char *name,
+			  unsigned long *val)
+{
+	struct kernfs_node *kn = kernfs_find_and_get(s->kobj.sd, name);
+	char *buf;
+	ssize_t len;
+
+	if (!kn)
+		return -ENOENT;
+	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	len = s->kobj.ktype->sysfs_ops->show(&s->kobj, kn->priv, buf);
+	kernfs_put(kn);
+	if (len <= 0)
+		return -EINVAL;
+	buf[strcspn(buf, "\n ")] = '\0';
+	return kstrtoul(buf, 10, val);
+}
+
+/* The object target 6.12 gives a new cache whose objects take @size bytes. */
+static unsigned int seed_default_target(unsigned int size)
+{
+	return size >= PAGE_SIZE ? 6 : size >= 1024 ? 24 : size >= 256 ? 52 : 120;
+}
+
+/*
+ * New caches of several object sizes: the cpu_partial they get, read back
+ * from sysfs, and the slab limit derived from it, set by @impl when the
+ * cache is created.
+ */
+static void test_new_cache_defaults(struct kunit *test)
+{
+	static const unsigned int sizes[] = { 8, 64, 192, 256, 512, 1000, 1024,
+					      2048, 4000, 4096, 8192 };
+	const enum slub_partial_impl *impl = test->param_value;
+	struct mm_impl_switch_snapshot calls;
+	unsigned int i;
+
+	use_impl(test, *impl);
+	mm_impl_switch_snapshot(&slub_partial_switch, &calls);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		char name[48];
+		struct kmem_cache *s;
+		unsigned long objects;
+		unsigned int want;
+
+		snprintf(name, sizeof(name), "slub_partial_test_default_%u", sizes[i]);
+		s = test_cache_sized(test, name, sizes[i]);
+		/* By the size an object takes in the slab, as 6.12 decides. */
+		want = seed_default_target(s->size);
+		KUNIT_ASSERT_EQ(test, slab_attr_read(test, s, "cpu_partial", &objects), 0);
+		KUNIT_EXPECT_EQ_MSG(test, objects, want, "object size %u (%u in the slab)",
+				    sizes[i], s->size);
+		KUNIT_EXPECT_EQ_MSG(test, s->cpu_partial_slabs,
+				    expected_slabs(want, slub_cache_objects_per_slab(s)),
+				    "object size %u", sizes[i]);
+	}
+	/* Each creation asked @impl for the target and its slab limit. */
+	expect_ran(test, &calls, *impl, 2 * ARRAY_SIZE(sizes));
+}
+
+/*
+ * One refill from the node partial list (get_partial_node()) with the
+ * object target @target: more than limit + 4 partial slabs on the node,
+ * this CPU's slabs flushed, then one allocation.  It takes one slab as the
+ * CPU slab and moves limit / 2 + 1 more to this CPU's partial list, none
+ * for a limit of 0: 6.12's rule.  Seen on the list and, with
+ * CONFIG_SLUB_STATS (the debug image), in the cpu_partial_node statistic.
+ * The caller pins the task to its CPU.
+ */
+static void check_refill(struct kunit *test, enum slub_partial_impl impl, unsigned int target)
+{
+	unsigned int per_slab, limit, want, nr, freed = 0, i, j, count;
+	unsigned long stat_before = 0, stat_after = 0;
+	struct mm_impl_switch_snapshot calls;
+	struct kmem_cache *s;
+	char name[48];
+	bool stats;
+	void **objs, *obj;
+	int head;
+
+	snprintf(name, sizeof(name), "slub_partial_test_refill_%u", target);
+	s = test_cache(test, name, 0);
+	set_cpu_partial_objects(test, s, target);
+	limit = s->cpu_partial_slabs;
+	want = limit ? limit / 2 + 1 : 0;
+	per_slab = slub_cache_objects_per_slab(s);
+	nr = (limit + 6) * per_slab;
+	objs = kunit_kcalloc(test, nr, sizeof(void *), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, objs);
+	for (i = 0; i < nr; i++) {
+		objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, objs[i]);
+	}
+	/* One free object in every slab all of whose objects are ours. */
+	for (i = 0; i < nr; i++) {
+		struct slab *slab = virt_to_slab(objs[i]);
+		unsigned int mine = 0;
+
+		for (j = 0; j < nr; j++)
+			if (objs[j] && virt_to_slab(objs[j]) == slab)
+				mine++;
+		if (mine != slab->objects)
+			continue;
+		kmem_cache_free(s, objs[i]);
+		objs[i] = NULL;
+		freed++;
+	}
+	KUNIT_ASSERT_GE(test, freed, limit + 5);
+	/* Every CPU's slabs to the node lists, the fullest first. */
+	flush_quarantine(s);
+	kmem_cache_shrink(s);
+	KUNIT_ASSERT_EQ(test, slub_cpu_partial_count(s, &head), 0);
+
+	stats = !slab_attr_read(test, s, "cpu_partial_node", &stat_before);
+	mm_impl_switch_snapshot(&slub_partial_switch, &calls);
+	obj = kmem_cache_alloc(s, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	count = slub_cpu_partial_count(s, &head);
+	KUNIT_EXPECT_EQ_MSG(test, count, want, "cpu_partial %u, limit %u", target, limit);
+	KUNIT_EXPECT_EQ(test, (unsigned int)head, want);
+	if (stats) {
+		KUNIT_ASSERT_EQ(test, slab_attr_read(test, s, "cpu_partial_node", &stat_after), 0);
+		KUNIT_EXPECT_EQ_MSG(test, stat_after - stat_before, want,
+				    "cpu_partial_node, cpu_partial %u", target);
+	}
+	/* The stop rule was asked after the first slab and each one moved. */
+	expect_ran(test, &calls, impl, want + 1);
+
+	kmem_cache_free(s, obj);
+	for (i = 0; i < nr; i++)
+		if (objs[i])
+			kmem_cache_free(s, objs[i]);
+}
+
+static void test_refill_from_node(struct kunit *test)
+{
+	static const unsigned int targets[] = { 0, TEST_CPU_PARTIAL, 120 };
+	const enum slub_partial_impl *impl = test->param_value;
+	unsigned int i;
+
+	use_impl(test, *impl);
+	pin_cpu(test);
+	for (i = 0; i < ARRAY_SIZE(targets); i++)
+		check_refill(test, *impl, targets[i]);
+}
+
 static struct kunit_case slub_partial_test_cases[] = {
 	KUNIT_CASE(test_default_cpu_partial_table),
 	KUNIT_CASE(test_cpu_partial_slabs_sweep),
@@ -517,6 +680,8 @@ static struct kunit_case slub_partial_test_cases[] = {
 	KUNIT_CASE(test_push_rust_matches_c),
 	KUNIT_CASE_PARAM(test_cpu_partial_store_accepts, impl_gen_params),
 	KUNIT_CASE_PARAM(test_cpu_partial_store_rejects, impl_gen_params),
+	KUNIT_CASE_PARAM(test_new_cache_defaults, impl_gen_params),
+	KUNIT_CASE_PARAM(test_refill_from_node, impl_gen_params),
 	{}
 };
 

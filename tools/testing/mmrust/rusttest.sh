@@ -7,10 +7,13 @@
 # line per test, and its summary.
 . "$(dirname "$0")/lib.sh"
 
+# MMRUST_RUSTTEST_ROOT: the tree to take the files from (default: this
+# one; mutants.sh points it at the prepared tree).
+root=${MMRUST_RUSTTEST_ROOT:-$TOP}
 out=$CACHE/host-tests
 mkdir -p "$out"
 rc=0
-for f in "$TOP"/tools/testing/mmrust/host/*_test.rs; do
+for f in "$root"/tools/testing/mmrust/host/*_test.rs; do
 	name=$(basename "$f" .rs)
 	say "host test $name: building"
 	/usr/bin/rustc --edition=2021 --test -C opt-level=3 -C overflow-checks=on \

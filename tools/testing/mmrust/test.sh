@@ -123,6 +123,7 @@ kunit_results() {
 			reason=$(tr -d '\r' < "$1" | grep -F -m1 " $leaf # SKIP" | sed 's/.* # SKIP *//') || true
 			count_case "$2" SKIP "$name" "$reason" ;;
 		PASS) passed_but_expected "$2" "$name" ;;	# counted above
+		FAIL|ERROR) echo "[$2] mmrust: not ok $name" ;;	# named (counted above)
 		esac
 	done < "$tmp/cases"
 	rm -rf "$tmp"
