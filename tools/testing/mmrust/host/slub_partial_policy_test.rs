@@ -94,43 +94,33 @@ fn model_objects(slabs: u32, per_slab: u32) -> u32 {
     u32::try_from(u128::from(slabs) * u128::from(per_slab) / 2).unwrap_or(u32::MAX)
 }
 
+/// Each decision, its result widened to `u64`, by the name of its cases.
+type Decision = (&'static str, fn(u32, u32) -> u64);
+
+const DECISIONS: [Decision; 4] = [
+    ("DEFAULT_CASE", |size, has| {
+        default_cpu_partial(size, has != 0).into()
+    }),
+    ("SLABS_CASE", |objects, per_slab| {
+        cpu_partial_slabs(objects, per_slab).into()
+    }),
+    ("NODE_DONE_CASE", |pushed, limit| {
+        partial_node_done(pushed, limit).into()
+    }),
+    ("OBJECTS_CASE", |slabs, per_slab| {
+        partial_objects(slabs, per_slab).into()
+    }),
+];
+
 #[test]
 fn shared_cases() {
-    let (d, s, n, o) = (
-        cases("DEFAULT_CASE"),
-        cases("SLABS_CASE"),
-        cases("NODE_DONE_CASE"),
-        cases("OBJECTS_CASE"),
-    );
-    // An empty or misread file would pass everything.
-    assert!(d.len() >= 10 && s.len() >= 10 && n.len() >= 10 && o.len() >= 10);
-    for [size, has, want] in d {
-        assert_eq!(
-            default_cpu_partial(u(size), has != 0),
-            u(want),
-            "DEFAULT_CASE({size}, {has})"
-        );
-    }
-    for [objects, per_slab, want] in s {
-        assert_eq!(
-            cpu_partial_slabs(u(objects), u(per_slab)),
-            u(want),
-            "SLABS_CASE({objects}, {per_slab})"
-        );
-    }
-    for [pushed, limit, want] in n {
-        assert_eq!(
-            partial_node_done(u(pushed), u(limit)),
-            want != 0,
-            "NODE_DONE_CASE({pushed}, {limit})"
-        );
-    }
-    for [slabs, per_slab, want] in o {
-        assert_eq!(
-            partial_objects(u(slabs), u(per_slab)),
-            u(want),
-            "OBJECTS_CASE({slabs}, {per_slab})"
-        );
+    for (name, decide) in DECISIONS {
+        let cases = cases(name);
+        // An empty or misread file would pass everything.
+        assert!(cases.len() >= 10, "{} {name} lines", cases.len());
+        for [a, b, want] in cases {
+            assert_eq!(decide(u(a), u(b)), want, "{name}({a}, {b})");
+        }
     }
 }
 
