@@ -50,6 +50,25 @@ cmdline="panic=-1 oops=panic mmrust.mode=$mode $*"
 # jiffies, so every wall-clock figure of that boot came in 4 ms steps
 # (seen in one of three hugetlb wall-clock boots).
 [ "$MMRUST_ARCH" != x86_64 ] || [ "$mode" != bench ] || cmdline="tsc=reliable $cmdline"
+# tsc_early_khz= in wall-clock benchmark boots (no -icount): under TCG the
+# guest's TSC is the host's, while the kernel's calibration of it against
+# the PIT (acpi=off: no HPET or PM timer) fails when the host is loaded,
+# marks the TSC unstable and leaves the boot on jiffies, 4 ms steps (seen:
+# the quick SLUB bench of a make test found no round long enough to
+# measure).  The host's TSC frequency: its kernel log, or /proc/cpuinfo
+# where the hypervisor gives it (tsc_known_freq); otherwise nothing.
+host_tsc_khz() {
+	local mhz
+	mhz=$(dmesg 2>/dev/null | sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p' | tail -1) || true
+	[ -n "$mhz" ] || mhz=$(dmesg 2>/dev/null | sed -n 's/.*tsc: Detected \([0-9.]*\) MHz processor.*/\1/p' | tail -1) || true
+	[ -n "$mhz" ] || ! grep -qw tsc_known_freq /proc/cpuinfo ||
+		mhz=$(awk -F': *' '/^cpu MHz/ {print $2; exit}' /proc/cpuinfo)
+	[ -z "$mhz" ] || awk -v m="$mhz" 'BEGIN {printf "%d\n", m * 1000}'
+}
+if [ "$MMRUST_ARCH" = x86_64 ] && [ "$mode" = bench ] && [[ "${MMRUST_QEMU_ARGS:-}" != *-icount* ]]; then
+	khz=$(host_tsc_khz)
+	[ -z "$khz" ] || [ "$khz" = 0 ] || cmdline="tsc_early_khz=$khz $cmdline"
+fi
 # The KTAP console: mmrust.ktap= names it to /init.  x86_64: the second
 # serial port (0x2f8, IRQ 3: ttyS1); the first is the console, on standard
 # input and output as -nographic has it (a -device isa-serial would take
