@@ -46,10 +46,18 @@ build_image() {
 	env $(image_env "$1") "$TOP/tools/testing/mmrust/build.sh"
 }
 
+# A mutation applied is taken back off however this script ends (the next
+# 'make mutants' or 'make prepare' would restore the tree anyway).
+applied=""
+trap '[ -z "$applied" ] || patch -s -R -p1 -d "$SRC" < "$applied"' EXIT
+# The Expect patterns are matched, never expanded against files.
+set -f
 rows=""
 survived=0
 touched=""
+set +f
 files=$(ls "$dir"/*.patch 2>/dev/null) || die "no mutations in $dir"
+set -f
 start_all=$(date +%s)
 for f in $files; do
 	name=$(basename "$f" .patch)
@@ -68,6 +76,7 @@ for f in $files; do
 		continue
 	fi
 	patch -s -p1 -d "$SRC" < "$f"
+	applied=$f
 	caught=""
 	if [ "$image" = host ]; then
 		MMRUST_RUSTTEST_ROOT=$SRC "$TOP/tools/testing/mmrust/rusttest.sh" >> "$log" 2>&1 || true
@@ -80,12 +89,13 @@ for f in $files; do
 			# Failures by name (a skip this ad-hoc boot's label does not
 			# expect is not one).
 			failures=$(grep -v ': unexpected skip' "$log" |
-				sed -n 's/^\[[^]]*\] mmrust: not ok \([^: ]*\).*/\1/p' | sed 's/,$//')
+				sed -n 's/^\[[^]]*\] mmrust: not ok \([^: ]*\).*/\1/p' | sed 's/,$//') || true
 		else
 			failures="(build)"
 		fi
 	fi
 	patch -s -R -p1 -d "$SRC" < "$f"
+	applied=""
 	for pat in $expect; do
 		for t in $failures; do
 			# shellcheck disable=SC2254
