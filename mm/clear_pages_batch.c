@@ -19,7 +19,8 @@
  *   after each, which bounds the latency a huge fault adds.
  *
  * The unit can be lowered at run time (debugfs "unit_pages"): the best
- * extent is a property of the CPU (see the README's host measurements).
+ * extent is a property of the CPU (Documentation/mm/mmrust/clear-pages.rst,
+ * the host measurements).
  *
  * The 6.12 per-page clearing stays in the kernel: boot with
  * "clear_pages_impl=per_page", or write 0 to the debugfs file "batched",

@@ -4,7 +4,8 @@
  * (contpte, arch/arm64/mm/contpte.c), through the public page-table API the
  * core mm uses: set_ptes(), ptep_get(), ptep_set_wrprotect(),
  * wrprotect_ptes(), clear_full_ptes(), get_and_clear_full_ptes(),
- * pte_batch_hint(), ptep_set_access_flags().
+ * pte_batch_hint(), ptep_set_access_flags(), ptep_test_and_clear_young(),
+ * ptep_clear_flush_young().
  *
  * Each case gets its own user mm (kunit_vm_mmap()), a page table for a
  * 64 KiB-aligned address in it (one page faulted in and zapped again), and
@@ -385,6 +386,241 @@ static void test_uniform_block_folds_at_its_last_entry(struct kunit *test)
 	unmap_folio(m);
 }
 
+/* The pte of the folio's page @i, as map_folio() maps its first. */
+static pte_t folio_pte(struct contpte_map *m, int i)
+{
+	return pte_advance_pfn(m->pte, i);
+}
+
+/*
+ * rewrite_entry() - Write entry @i alone, as a fault does: cleared first,
+ * then a single-entry set_ptes(), which tries to fold at a block's last
+ * entry.
+ */
+static void rewrite_entry(struct contpte_map *m, int i, pte_t pte)
+{
+	unsigned long addr = m->addr + i * PAGE_SIZE;
+
+	spin_lock(m->ptl);
+	clear_full_ptes(m->mm, addr, m->ptep + i, 1, 0);
+	set_ptes(m->mm, addr, m->ptep + i, pte, 1);
+	spin_unlock(m->ptl);
+}
+
+/*
+ * refill_block1() - Clear block 1 whole (no unfold) and write its entries
+ * one at a time, from @ptes: the last write is the fold attempt.
+ */
+static void refill_block1(struct contpte_map *m, const pte_t *ptes)
+{
+	int i;
+
+	spin_lock(m->ptl);
+	clear_full_ptes(m->mm, m->addr + CONT_PTE_SIZE, m->ptep + CONT_PTES, CONT_PTES, 0);
+	spin_unlock(m->ptl);
+	for (i = 0; i < CONT_PTES; i++)
+		rewrite_entry(m, CONT_PTES + i, ptes[i]);
+}
+
+/*
+ * No fold when the PFNs are not contiguous: block 1 written entry by entry
+ * with the pages of entries 3 and 4 swapped.  Put right, the block folds at
+ * its last entry: the rest of the block was foldable.
+ */
+static void test_no_fold_pfns_not_contiguous(struct kunit *test)
+{
+	struct contpte_map *m = map_folio(test);
+	pte_t ptes[CONT_PTES];
+	int i;
+
+	for (i = 0; i < CONT_PTES; i++)
+		ptes[i] = folio_pte(m, CONT_PTES + i);
+	swap(ptes[3], ptes[4]);
+	refill_block1(m, ptes);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, CONT_PTES, CONT_PTES), 0);
+	expect_events(test, m, NR_BLOCKS, 0, 0, 0);
+
+	rewrite_entry(m, CONT_PTES + 3, folio_pte(m, CONT_PTES + 3));
+	rewrite_entry(m, CONT_PTES + 4, folio_pte(m, CONT_PTES + 4));
+	rewrite_entry(m, NR - 1, folio_pte(m, NR - 1));
+	KUNIT_EXPECT_EQ(test, nr_cont(m, CONT_PTES, CONT_PTES), CONT_PTES);
+	expect_events(test, m, NR_BLOCKS, 1, 0, 1);
+	unmap_folio(m);
+}
+
+/*
+ * No fold when one entry's permissions differ: entry 5 of block 1 read-only.
+ * Made writable again, the block folds at its last entry.
+ */
+static void test_no_fold_permissions_differ(struct kunit *test)
+{
+	struct contpte_map *m = map_folio(test);
+	pte_t ptes[CONT_PTES];
+	int i;
+
+	for (i = 0; i < CONT_PTES; i++)
+		ptes[i] = folio_pte(m, CONT_PTES + i);
+	ptes[5] = pte_wrprotect(ptes[5]);
+	refill_block1(m, ptes);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, CONT_PTES, CONT_PTES), 0);
+	KUNIT_EXPECT_EQ(test, nr_writable(m, CONT_PTES, CONT_PTES), CONT_PTES - 1);
+	expect_events(test, m, NR_BLOCKS, 0, 0, 0);
+
+	rewrite_entry(m, CONT_PTES + 5, folio_pte(m, CONT_PTES + 5));
+	rewrite_entry(m, NR - 1, folio_pte(m, NR - 1));
+	KUNIT_EXPECT_EQ(test, nr_cont(m, CONT_PTES, CONT_PTES), CONT_PTES);
+	expect_events(test, m, NR_BLOCKS, 1, 0, 1);
+	unmap_folio(m);
+}
+
+/*
+ * No block when the PFNs are not aligned to a block: block 1 mapping the
+ * folio's pages 1 to 16 (contiguous, one folio), neither by a set_ptes() of
+ * the whole block nor entry by entry.
+ */
+static void test_no_fold_pfns_not_aligned(struct kunit *test)
+{
+	struct contpte_map *m = map_folio(test);
+	pte_t ptes[CONT_PTES];
+	int i;
+
+	spin_lock(m->ptl);
+	clear_full_ptes(m->mm, m->addr + CONT_PTE_SIZE, m->ptep + CONT_PTES, CONT_PTES, 0);
+	set_ptes(m->mm, m->addr + CONT_PTE_SIZE, m->ptep + CONT_PTES, folio_pte(m, 1),
+		 CONT_PTES);
+	spin_unlock(m->ptl);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, CONT_PTES, CONT_PTES), 0);
+	KUNIT_EXPECT_EQ(test, pte_pfn(__ptep_get(m->ptep + NR - 1)),
+			folio_pfn(m->folio) + CONT_PTES);
+
+	for (i = 0; i < CONT_PTES; i++)
+		ptes[i] = folio_pte(m, 1 + i);
+	refill_block1(m, ptes);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, CONT_PTES, CONT_PTES), 0);
+	expect_events(test, m, NR_BLOCKS, 0, 0, 0);
+	unmap_folio(m);
+}
+
+/*
+ * No fold when the block's entries belong to more than one folio: block 1
+ * written entry by entry with sixteen one-page folios whose PFNs are
+ * contiguous and aligned (an order-4 allocation, split): only the folio
+ * check refuses it.
+ */
+static void test_no_fold_across_folios(struct kunit *test)
+{
+	struct contpte_map *m = map_folio(test);
+	struct page *pages = alloc_pages(GFP_KERNEL, ilog2(CONT_PTES));
+	pte_t ptes[CONT_PTES];
+	int i;
+
+	if (!pages) {
+		unmap_folio(m);
+		KUNIT_FAIL_AND_ABORT(test, "no %d pages", CONT_PTES);
+	}
+	split_page(pages, ilog2(CONT_PTES));
+	for (i = 0; i < CONT_PTES; i++)
+		ptes[i] = pte_mkwrite(pte_mkyoung(mk_pte(pages + i, m->vma->vm_page_prot)),
+				      m->vma);
+	refill_block1(m, ptes);
+	KUNIT_EXPECT_PTR_EQ(test, page_folio(pages + 1), (struct folio *)(pages + 1));
+	KUNIT_EXPECT_EQ(test, nr_cont(m, CONT_PTES, CONT_PTES), 0);
+	for (i = 0; i < CONT_PTES; i++)
+		KUNIT_EXPECT_EQ(test, pte_pfn(__ptep_get(m->ptep + CONT_PTES + i)),
+				page_to_pfn(pages) + i);
+	expect_events(test, m, NR_BLOCKS, 0, 0, 0);
+
+	spin_lock(m->ptl);
+	clear_full_ptes(m->mm, m->addr + CONT_PTE_SIZE, m->ptep + CONT_PTES, CONT_PTES, 0);
+	spin_unlock(m->ptl);
+	for (i = 0; i < CONT_PTES; i++)
+		__free_page(pages + i);
+	unmap_folio(m);
+}
+
+/*
+ * ptep_test_and_clear_young() on one entry of a folded block reports the
+ * block young if any entry is, and clears the young bit of every entry of
+ * the block (6.12 tracks access per folio, and a block is one folio),
+ * without unfolding it.  The other block keeps its own.
+ */
+static void test_test_and_clear_young_whole_block(struct kunit *test)
+{
+	struct contpte_map *m = map_folio(test);
+	pte_t raw;
+	int i, young, again;
+
+	spin_lock(m->ptl);
+	for (i = 0; i < CONT_PTES; i++) {
+		raw = __ptep_get(m->ptep + i);
+		__set_pte(m->ptep + i, pte_mkold(raw));
+	}
+	raw = __ptep_get(m->ptep + 9);
+	__set_pte(m->ptep + 9, pte_mkyoung(raw));
+	young = ptep_test_and_clear_young(m->vma, m->addr + 2 * PAGE_SIZE, m->ptep + 2);
+	again = ptep_test_and_clear_young(m->vma, m->addr + 2 * PAGE_SIZE, m->ptep + 2);
+	spin_unlock(m->ptl);
+	KUNIT_EXPECT_EQ(test, young, 1);
+	KUNIT_EXPECT_EQ(test, again, 0);
+	for (i = 0; i < CONT_PTES; i++)
+		KUNIT_EXPECT_FALSE(test, pte_young(__ptep_get(m->ptep + i)));
+	for (i = CONT_PTES; i < NR; i++)
+		KUNIT_EXPECT_TRUE(test, pte_young(__ptep_get(m->ptep + i)));
+	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, NR), NR);
+	expect_events(test, m, NR_BLOCKS, 0, 0, 0);
+	unmap_folio(m);
+}
+
+/*
+ * ptep_clear_flush_young() likewise for the block of its entry (and flushes
+ * the block's range, no contpte invalidation): young once, then not.
+ */
+static void test_clear_flush_young_whole_block(struct kunit *test)
+{
+	struct contpte_map *m = map_folio(test);
+	unsigned long addr = m->addr + (CONT_PTES + 4) * PAGE_SIZE;
+	int i, young, again;
+
+	spin_lock(m->ptl);
+	young = ptep_clear_flush_young(m->vma, addr, m->ptep + CONT_PTES + 4);
+	again = ptep_clear_flush_young(m->vma, addr, m->ptep + CONT_PTES + 4);
+	KUNIT_EXPECT_FALSE(test, pte_young(ptep_get(m->ptep + NR - 1)));
+	KUNIT_EXPECT_TRUE(test, pte_young(ptep_get(m->ptep)));
+	spin_unlock(m->ptl);
+	KUNIT_EXPECT_EQ(test, young, 1);
+	KUNIT_EXPECT_EQ(test, again, 0);
+	for (i = CONT_PTES; i < NR; i++)
+		KUNIT_EXPECT_FALSE(test, pte_young(__ptep_get(m->ptep + i)));
+	KUNIT_EXPECT_EQ(test, nr_cont(m, 0, NR), NR);
+	expect_events(test, m, NR_BLOCKS, 0, 0, 0);
+	unmap_folio(m);
+}
+
+/*
+ * clear_full_ptes() with full = 1, as exit_mmap() zaps: over a whole block
+ * it clears the block without unfolding it; over part of a block it
+ * unfolds the block first (6.12 does so whatever full is) and leaves the
+ * rest mapped.
+ */
+static void test_clear_full_ptes_full(struct kunit *test)
+{
+	struct contpte_map *m = map_folio(test);
+	int i;
+
+	spin_lock(m->ptl);
+	clear_full_ptes(m->mm, m->addr, m->ptep, CONT_PTES, 1);
+	clear_full_ptes(m->mm, m->addr + CONT_PTE_SIZE, m->ptep + CONT_PTES, 4, 1);
+	spin_unlock(m->ptl);
+	for (i = 0; i < CONT_PTES + 4; i++)
+		KUNIT_EXPECT_TRUE(test, pte_none(__ptep_get(m->ptep + i)));
+	for (i = CONT_PTES + 4; i < NR; i++)
+		KUNIT_EXPECT_EQ(test, pte_pfn(__ptep_get(m->ptep + i)),
+				folio_pfn(m->folio) + i);
+	KUNIT_EXPECT_EQ(test, nr_cont(m, CONT_PTES, CONT_PTES), 0);
+	expect_events(test, m, NR_BLOCKS, 0, 1, 1);
+	unmap_folio(m);
+}
+
 /*
  * With the switch off, set_ptes() maps whole blocks without the contiguous
  * bit and a uniform block is not folded at its last entry either.
@@ -445,6 +681,13 @@ static struct kunit_case contpte_cases[] = {
 	KUNIT_CASE(test_get_and_clear_full_ptes),
 	KUNIT_CASE(test_set_access_flags_with_young_neighbour),
 	KUNIT_CASE(test_uniform_block_folds_at_its_last_entry),
+	KUNIT_CASE(test_no_fold_pfns_not_contiguous),
+	KUNIT_CASE(test_no_fold_permissions_differ),
+	KUNIT_CASE(test_no_fold_pfns_not_aligned),
+	KUNIT_CASE(test_no_fold_across_folios),
+	KUNIT_CASE(test_test_and_clear_young_whole_block),
+	KUNIT_CASE(test_clear_flush_young_whole_block),
+	KUNIT_CASE(test_clear_full_ptes_full),
 	KUNIT_CASE(test_switch_off_makes_no_block),
 	KUNIT_CASE(test_switch_off_still_unfolds),
 	{}

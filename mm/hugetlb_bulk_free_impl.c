@@ -19,14 +19,18 @@ DEFINE_MM_IMPL_SWITCH(hugetlb_bulk_free, "bulk free", "c", "rust");
 
 #ifdef CONFIG_HUGETLB_BULK_FREE_DEBUG
 /*
- * The counters count what happens while a bulk free runs ("active"); bulk
- * frees are rare and serialised per hstate by its resize lock, so one set
- * of global counters is enough for a debugging aid.
+ * The counters count what happens while a bulk free runs ("active"), the
+ * grow_* ones while a batch of new folios is optimized ("growing"); both
+ * are rare and serialised per hstate by its resize lock, so one set of
+ * global counters is enough for a debugging aid.
  */
 static struct {
 	atomic_long_t stat[NR_HUGETLB_BULK_STATS];
 	atomic_t active;
+	atomic_t growing;
 	atomic_t attempts;	/* vmemmap restores in the current bulk free */
+	atomic_t splits;	/* batch splits in the current optimization */
+	u32 fail_split;		/* failing batch split, from 1; 0: none */
 	u32 fail_first;		/* first failing restore, from 1; 0: none */
 	u32 fail_count;		/* failing restores from fail_first on */
 	u64 start_ns;
@@ -83,13 +87,68 @@ void hugetlb_bulk_free_end(bool counted)
 }
 
 /**
- * hugetlb_bulk_count() - Count an event of a running bulk free.
- * @item: What happened.
+ * hugetlb_bulk_count() - Count an event of a running bulk free or grow.
+ * @item: What happened: a grow_* item counts while a batch is optimized
+ *	(between hugetlb_bulk_grow_begin() and hugetlb_bulk_grow_end()), any
+ *	other while a bulk free runs.
  */
 void hugetlb_bulk_count(enum hugetlb_bulk_stat item)
 {
-	if (atomic_read(&bulk_dbg.active))
+	bool grow = item >= HUGETLB_BULK_GROW_TLB_FLUSHES;
+
+	if (atomic_read(grow ? &bulk_dbg.growing : &bulk_dbg.active))
 		atomic_long_inc(&bulk_dbg.stat[item]);
+}
+
+/**
+ * hugetlb_bulk_grow_begin() - Note the start of a batch's optimization.
+ *
+ * Called by hugetlb_vmemmap_optimize_folios(), the pool growing with
+ * HVO, for its grow_* counters.
+ */
+void hugetlb_bulk_grow_begin(void)
+{
+	atomic_inc(&bulk_dbg.growing);
+	atomic_set(&bulk_dbg.splits, 0);
+}
+
+/**
+ * hugetlb_bulk_grow_end() - Note the end of a batch's optimization.
+ */
+void hugetlb_bulk_grow_end(void)
+{
+	atomic_dec(&bulk_dbg.growing);
+}
+
+/**
+ * hugetlb_bulk_should_fail_split() - Whether this batch split fails.
+ *
+ * Called for each folio whose vmemmap PMD split a batch's optimization
+ * tries; counts them and fails the one hugetlb_bulk_inject_split_failure()
+ * chose, as if no page table page could be allocated.
+ *
+ * Return: true to fail the split with -ENOMEM.
+ */
+bool hugetlb_bulk_should_fail_split(void)
+{
+	u32 nth = READ_ONCE(bulk_dbg.fail_split);
+
+	if (!nth || !atomic_read(&bulk_dbg.growing) ||
+	    atomic_inc_return(&bulk_dbg.splits) != nth)
+		return false;
+	atomic_long_inc(&bulk_dbg.stat[HUGETLB_BULK_GROW_SPLIT_FAILURES]);
+	return true;
+}
+
+/**
+ * hugetlb_bulk_inject_split_failure() - Fail a batch's vmemmap PMD split.
+ * @nth: Index, from 1, of the folio of each optimized batch whose split
+ *	fails (6.12 then stops splitting, and each later folio's remap
+ *	splits what it needs itself); 0 turns injection off.
+ */
+void hugetlb_bulk_inject_split_failure(unsigned int nth)
+{
+	WRITE_ONCE(bulk_dbg.fail_split, nth);
 }
 
 /**
@@ -242,6 +301,9 @@ static int __init hugetlb_bulk_free_debugfs_init(void)
 		[HUGETLB_BULK_INJECTED_FAILURES] = "injected_failures",
 		[HUGETLB_BULK_RCU_WAITS] = "rcu_waits",
 		[HUGETLB_BULK_RCU_WAITS_SKIPPED] = "rcu_waits_skipped",
+		[HUGETLB_BULK_GROW_TLB_FLUSHES] = "grow_tlb_flushes",
+		[HUGETLB_BULK_GROW_SPLIT_FLUSHES] = "grow_split_flushes",
+		[HUGETLB_BULK_GROW_SPLIT_FAILURES] = "grow_split_failures",
 	};
 	static const char *const phases[NR_HUGETLB_BULK_PHASES] = {
 		[HUGETLB_BULK_PH_RCU_WAIT] = "last_rcu_ns",

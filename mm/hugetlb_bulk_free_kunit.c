@@ -4,7 +4,9 @@
  * C original, on the 2 MiB hstate: each case grows the pool to N pages,
  * shrinks it to zero (one bulk free of N folios) and checks the debug
  * counters, the pool counters, the buddy allocator's free pages and that no
- * page of a freed folio still reads as hugetlb.
+ * page of a freed folio still reads as hugetlb.  The last cases check the
+ * other side, the pool growing: its TLB flushes and its fallback when a
+ * vmemmap PMD split fails.
  *
  * The expectations follow HVO: with "hugetlb_free_vmemmap=on" the folios
  * are vmemmap-optimized and every free restores their vmemmap; without it
@@ -474,6 +476,94 @@ static void test_temporary_folio_leaves_no_surplus(struct kunit *test)
 	}
 }
 
+/*
+ * Grows the empty pool to @n in one batch (one optimization of the new
+ * folios), the batch split of folio @fail_split failing (0: none), and
+ * records the grow_* counter deltas and how many new folios are
+ * vmemmap-optimized.  Leaves the pool empty.
+ */
+static void run_grow(struct kunit *test, unsigned int n, unsigned int fail_split,
+		     unsigned long *stat, unsigned int *optimized)
+{
+	struct hstate *h = test_hstate(test);
+	unsigned long before[NR_HUGETLB_BULK_STATS];
+	struct folio *folio;
+	int i, nid, ret;
+
+	empty_pool(test, h);
+	for (i = 0; i < NR_HUGETLB_BULK_STATS; i++)
+		before[i] = hugetlb_bulk_stat_read(i);
+	hugetlb_bulk_inject_split_failure(fail_split);
+	ret = hugetlb_bulk_set_pool_size(h, n);
+	hugetlb_bulk_inject_split_failure(0);
+	for (i = 0; i < NR_HUGETLB_BULK_STATS; i++)
+		stat[i] = hugetlb_bulk_stat_read(i) - before[i];
+	*optimized = 0;
+	spin_lock_irq(&hugetlb_lock);
+	for_each_node_state(nid, N_MEMORY)
+		list_for_each_entry(folio, &h->hugepage_freelists[nid], lru)
+			*optimized += folio_test_hugetlb_vmemmap_optimized(folio);
+	spin_unlock_irq(&hugetlb_lock);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(h->nr_huge_pages), n,
+			    "cannot allocate %u huge pages: give the guest more memory", n);
+	empty_pool(test, h);
+}
+
+static const unsigned int grow_sizes[] = { 1, 8, 64 };
+
+static void grow_desc(const unsigned int *n, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "N=%u", *n);
+}
+KUNIT_ARRAY_PARAM(grow, grow_sizes, grow_desc);
+
+/*
+ * Growing the pool by N folios costs two kernel TLB flushes, whatever N
+ * is: one after the batch's vmemmap PMD splits, one after its remaps
+ * (6.12 makes both even when HVO is off and nothing was optimized; a
+ * kernel without HVO has neither).  With HVO on every new folio is
+ * optimized.
+ */
+static void test_grow_two_flushes_per_batch(struct kunit *test)
+{
+	const unsigned int *n = test->param_value;
+	unsigned long stat[NR_HUGETLB_BULK_STATS];
+	unsigned int optimized;
+	bool hvo = hvo_on(test);
+
+	run_grow(test, *n, 0, stat, &optimized);
+	KUNIT_EXPECT_EQ(test, stat[HUGETLB_BULK_GROW_TLB_FLUSHES],
+			IS_ENABLED(CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP) ? 2 : 0);
+	KUNIT_EXPECT_EQ(test, stat[HUGETLB_BULK_GROW_SPLIT_FLUSHES], 0);
+	KUNIT_EXPECT_EQ(test, stat[HUGETLB_BULK_GROW_SPLIT_FAILURES], 0);
+	KUNIT_EXPECT_EQ(test, optimized, hvo ? *n : 0);
+}
+
+/*
+ * A batch split failing at folio 9 of 16 (as if out of memory): 6.12
+ * stops splitting there, keeps the two batch flushes, and each later
+ * folio's remap splits its vmemmap PMD itself when that PMD is still a
+ * leaf, with a flush of its own: at most one per folio left unsplit
+ * (how many depends on which PMDs earlier pools split: 6.12 never
+ * collapses them again).  Every folio is still optimized.
+ */
+static void test_grow_split_failure_falls_back(struct kunit *test)
+{
+	unsigned long stat[NR_HUGETLB_BULK_STATS];
+	unsigned int optimized;
+	bool hvo = hvo_on(test);
+
+	run_grow(test, 16, 9, stat, &optimized);
+	kunit_info(test, "%lu vmemmap PMD split(s) by the remaps, a flush each\n",
+		   stat[HUGETLB_BULK_GROW_SPLIT_FLUSHES]);
+	KUNIT_EXPECT_EQ(test, stat[HUGETLB_BULK_GROW_SPLIT_FAILURES], hvo ? 1 : 0);
+	KUNIT_EXPECT_EQ(test, stat[HUGETLB_BULK_GROW_TLB_FLUSHES],
+			IS_ENABLED(CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP) ? 2 : 0);
+	KUNIT_EXPECT_LE(test, stat[HUGETLB_BULK_GROW_SPLIT_FLUSHES], hvo ? 16 - 8 : 0);
+	KUNIT_EXPECT_EQ(test, optimized, hvo ? 16 : 0);
+}
+
 static int bulk_free_suite_init(struct kunit_suite *suite)
 {
 	return size_to_hstate(PMD_SIZE) ? 0 : -ENODEV;
@@ -491,6 +581,8 @@ static struct kunit_case hugetlb_bulk_free_test_cases[] = {
 	KUNIT_CASE_ATTR(test_bulk_free_rust_matches_c, { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(test_breakdown_times_each_part, impl_gen_params),
 	KUNIT_CASE(test_temporary_folio_leaves_no_surplus),
+	KUNIT_CASE_PARAM(test_grow_two_flushes_per_batch, grow_gen_params),
+	KUNIT_CASE(test_grow_split_failure_falls_back),
 	{}
 };
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A batched vmemmap restore waits only for what is left of the grace period
- * its folios need (CONFIG_HUGETLB_VMEMMAP_POLLED_GP); see
- * <linux/hugetlb_vmemmap_gp.h> for the argument.
+ * A batched vmemmap restore of free-list folios skips its RCU grace period
+ * wait when a grace period has already passed since the last optimized
+ * folio went on a free list, and waits a full one otherwise
+ * (CONFIG_HUGETLB_VMEMMAP_POLLED_GP); see <linux/hugetlb_vmemmap_gp.h> for
+ * the argument.
  *
  * "hugetlb_vmemmap_gp_impl=sync" at boot, or 0 written to
  * /sys/kernel/debug/hugetlb_vmemmap_gp/polled, keeps the 6.12 behaviour: a
@@ -58,9 +60,12 @@ void hugetlb_vmemmap_note_free_list(struct folio *folio)
  * @free_list_folios: Every folio of the restore was taken off a hugetlb
  *	free list (hugetlb_vmemmap_restore_folios()).
  *
- * Waits for a full grace period, or, for free-list folios with the switch
- * on "polled", for the end of the grace period that started after the last
- * optimized folio was put on a free list (nothing when it is over).  While
+ * Waits for a full grace period; for free-list folios with the switch on
+ * "polled", not at all when a grace period has passed since the last
+ * optimized folio was put on a free list.  Otherwise the wait is
+ * cond_synchronize_rcu() on that state, which in 6.12 is a whole new
+ * synchronize_rcu(), not the rest of the grace period already under way:
+ * the same wait as "sync".  While
  * a bulk free runs, the wait is counted and timed (debugfs
  * hugetlb_bulk_free/rcu_waits, rcu_waits_skipped, last_rcu_ns).  A wait
  * for free-list folios, the one the switch decides, is also counted on

@@ -93,6 +93,16 @@ static inline void hugetlb_rust_update_and_free_pages_bulk(struct hstate *h,
  *	done while a bulk free runs (see <linux/hugetlb_vmemmap_gp.h>).
  * @HUGETLB_BULK_RCU_WAITS_SKIPPED: waits found unneeded: a grace period
  *	had passed since every folio of the restore was put on a free list.
+ * @HUGETLB_BULK_GROW_TLB_FLUSHES: the kernel TLB flushes of the batches
+ *	of hugetlb_vmemmap_optimize_folios() (the pool growing): one after
+ *	the batch's PMD splits, one after its remaps, and any a remap does
+ *	itself (before a retry for lack of memory, undoing a failed one).
+ *	The grow_* counters count while a batch is optimized.
+ * @HUGETLB_BULK_GROW_SPLIT_FLUSHES: the flushes of vmemmap PMDs split by
+ *	a folio's own remap, one each, when the batch's split stopped short
+ *	(a split that ran out of memory, or one injected to fail).
+ * @HUGETLB_BULK_GROW_SPLIT_FAILURES: batch splits failed on purpose
+ *	(hugetlb_bulk_inject_split_failure()).
  * @NR_HUGETLB_BULK_STATS: number of counters.
  */
 enum hugetlb_bulk_stat {
@@ -102,6 +112,9 @@ enum hugetlb_bulk_stat {
 	HUGETLB_BULK_INJECTED_FAILURES,
 	HUGETLB_BULK_RCU_WAITS,
 	HUGETLB_BULK_RCU_WAITS_SKIPPED,
+	HUGETLB_BULK_GROW_TLB_FLUSHES,
+	HUGETLB_BULK_GROW_SPLIT_FLUSHES,
+	HUGETLB_BULK_GROW_SPLIT_FAILURES,
 	NR_HUGETLB_BULK_STATS,
 };
 
@@ -175,6 +188,10 @@ bool hugetlb_bulk_should_fail_restore(void);
 u64 hugetlb_bulk_last_phase_ns(enum hugetlb_bulk_phase phase);
 unsigned long hugetlb_bulk_last_phase_count(enum hugetlb_bulk_phase phase);
 void hugetlb_bulk_inject_restore_failures(unsigned int first, unsigned int count);
+void hugetlb_bulk_grow_begin(void);
+void hugetlb_bulk_grow_end(void);
+bool hugetlb_bulk_should_fail_split(void);
+void hugetlb_bulk_inject_split_failure(unsigned int nth);
 #else
 static inline bool hugetlb_bulk_free_begin(struct list_head *folio_list)
 {
@@ -194,6 +211,12 @@ static inline u64 hugetlb_bulk_phase_begin(enum hugetlb_bulk_phase phase)
 }
 
 static inline void hugetlb_bulk_phase_end(enum hugetlb_bulk_phase phase, u64 start) { }
+static inline void hugetlb_bulk_grow_begin(void) { }
+static inline void hugetlb_bulk_grow_end(void) { }
+static inline bool hugetlb_bulk_should_fail_split(void)
+{
+	return false;
+}
 #endif /* CONFIG_HUGETLB_BULK_FREE_DEBUG */
 
 #endif /* _LINUX_HUGETLB_BULK_FREE_H */

@@ -389,8 +389,8 @@ impl<'a, T: ListFolio> FolioList<'a, T> {
     /// `list_add_tail()`.
     ///
     /// The per-folio step is the hugetlb bulk free's, where one more call
-    /// per folio is measurable (about 0.05 %: the project's README,
-    /// "Benchmark (hugetlb)"): it is written here, the two marked stores
+    /// per folio is measurable (about 0.05 %:
+    /// `Documentation/mm/mmrust/hugetlb-bulk-free.rst`): it is written here, the two marked stores
     /// of `INIT_LIST_HEAD()`. It checks nothing, like C's
     /// `list_for_each_entry_safe()` over a list cut off its head; the chain
     /// it walks is no list's any more. If the unlink of the head is refused

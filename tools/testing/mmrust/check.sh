@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Style checks of our code: checkpatch (C, headers, patches), rustfmt and
-# clippy (the kernel's own settings).  Needs a built tree for clippy.
+# Style checks of our code: checkpatch (C, headers, patches, the rst
+# pages), kernel-doc, rustfmt and clippy (the kernel's own settings).
+# Needs a built tree for clippy.
 . "$(dirname "$0")/lib.sh"
 
 cd "$TOP"
@@ -21,6 +22,27 @@ for p in $(grep -v '^#' patches/series); do
 	# it above.
 	"$SRC/scripts/checkpatch.pl" --no-tree --quiet --no-signoff \
 		--ignore EMBEDDED_FILENAME,TRAILING_WHITESPACE "patches/$p" || rc=1
+done
+
+# kernel-doc: the comments of our C files and headers as the kernel's
+# documentation build reads them (-Wall: undocumented parameters and
+# return values too); any warning is a finding.
+kfiles=$(echo "$cfiles" | grep -v '^tools/')
+say "kernel-doc -Wall: $(echo $kfiles | wc -w) C files and headers"
+for f in $kfiles; do
+	out=$("$SRC/scripts/kernel-doc" -none -Wall "$f" 2>&1)
+	[ -z "$out" ] || { echo "$out"; rc=1; }
+done
+
+# The documentation pages: checkpatch on the rst (SPDX line, whitespace,
+# spelling), and every page in the index's toctree.
+docs=$(ls Documentation/mm/mmrust/*.rst 2>/dev/null)
+say "checkpatch: $(echo $docs | wc -w) documentation pages"
+for f in $docs; do
+	"$SRC/scripts/checkpatch.pl" --no-tree --quiet -f "$f" || rc=1
+	[ "$(basename "$f")" = index.rst ] ||
+		grep -Eq "^ +$(basename "$f" .rst)\$" Documentation/mm/mmrust/index.rst ||
+		{ echo "$f: not in Documentation/mm/mmrust/index.rst"; rc=1; }
 done
 
 say "rustfmt --check: $(echo $rsfiles | wc -w) files"

@@ -5,7 +5,8 @@
 # helpers (timed_write: the benchmark's sysfs write timer; fault_zero: the
 # clearing boot tests; demand_fault, zero_memcmp: the clearing and zero
 # page benchmarks; contpte_fork: the arm64 contpte boot tests and fork and
-# munmap benchmark), the user-space samples (samples/mm/*.c) and the sample
+# munmap benchmark; hugetlb_reserve: the surplus return test of the hugetlb
+# bulk free), the user-space samples (samples/mm/*.c) and the sample
 # modules (samples/rust, built with the kernel); and, for x86_64 guests,
 # Debian's hackbench with the libraries it is linked with (the SLUB
 # benchmark's workload).  Run by build.sh after the kernel build.
@@ -32,7 +33,7 @@ done
 
 bin=$EXTRA/bin
 mkdir -p "$bin"
-for t in timed_write fault_zero demand_fault zero_memcmp contpte_fork; do
+for t in timed_write fault_zero demand_fault zero_memcmp contpte_fork hugetlb_reserve; do
 	if [ ! "$bin/$t" -nt "$TOP/tools/testing/mmrust/$t.c" ] ||
 		[ ! "$bin/$t" -nt "$TOP/tools/testing/mmrust/guest_mm.h" ]; then
 		say "guest tool: building $t (static)"

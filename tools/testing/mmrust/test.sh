@@ -171,7 +171,7 @@ boot_results() {
 	else
 		out=$(kunit_parse "$tmp/ktap" "$tmp/json")
 		echo "$out" | sed "s|^|[$label] |"
-		# What passing tests report (figures the README quotes).
+		# What passing tests report (figures the documentation quotes).
 		sed -n "s|^# note |[$label] mmrust: note |p" "$tmp/ktap"
 		json_cases "$tmp/json" > "$tmp/cases" || true
 		planned=$(sed -n '/^# mmrust tests: /{s///p;q}' "$tmp/ktap")

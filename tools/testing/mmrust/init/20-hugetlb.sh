@@ -206,6 +206,38 @@ register hugetlb_fail_every_folio
 test_hugetlb_fail_hvo_off_restores_nothing() { bulk_free_cycle $HP 0 32 1 4294967295 0; }
 register hugetlb_fail_hvo_off_restores_nothing
 
+# The bulk free's callers in 6.12: the pool shrink, set_max_huge_pages()
+# (every bulk_free_cycle above writes nr_hugepages), and the surplus
+# return, return_unused_surplus_pages(), here; the third,
+# try_to_free_low(), exists only with CONFIG_HIGHMEM, which neither
+# image has.  With the 2 MiB pool empty and 8 pages of overcommit, an
+# untouched private MAP_HUGETLB mapping of 16 MiB reserves 8 surplus
+# pages; unmapping it releases the reservation and the 8 unused surplus
+# pages go in one bulk free (counted: bulk_frees), through C and through
+# Rust (switch_ran: their call counters), leaving the pool empty and the
+# free pages back.
+surplus_return_work() {
+	local frees out want="hugetlb_reserve: 16 MiB mapped: HugePages_Total 8, HugePages_Rsvd 8, HugePages_Surp 8"
+	frees=$(stat_of bulk_frees)
+	echo 8 > $HP/nr_overcommit_hugepages
+	out=$(hugetlb_reserve 16 2>&1)
+	echo 0 > $HP/nr_overcommit_hugepages
+	echo "$out"
+	[ "$out" = "$want" ] || fail "want '$want'" || return 1
+	check_pool $HP 0 0 || return 1
+	[ $(( $(stat_of bulk_frees) - frees )) = 1 ] ||
+		fail "bulk frees: $(( $(stat_of bulk_frees) - frees )), want 1"
+}
+test_hugetlb_surplus_return() {
+	local mem
+	[ -d $HP ] || { skip "no $HP"; return; }
+	empty_pool $HP || return 1
+	mem=$(free_pages)
+	switch_ran $DBG c rust surplus_return_work || return 1
+	free_pages_back "$mem" 384
+}
+register hugetlb_surplus_return
+
 # The same for one page of 1 GiB.  Room for it is not left to chance: the
 # test boots reserve hugetlb_cma=1G (test.sh), a CMA area that holds only
 # movable pages, and the pool takes it whole whenever it is empty; the

@@ -191,6 +191,27 @@ test_thp_huge_zero_page_write() {
 }
 register thp_huge_zero_page_write
 
+# Seed 001, the huge zero page's life in 6.12: allocated lazily, by the
+# first read fault that wants it (thp_zero_page_alloc +1 in that process),
+# then shared: a second process reads through the same page (+0).  Once
+# no mm uses it, its shrinker ("thp-zero", run by drop_caches) frees it,
+# and the next reader allocates it again (+1).  Starts from drop_caches:
+# an earlier test may have allocated it.
+test_thp_huge_zero_page_lazy_and_shrunk() {
+	local zp
+	echo 2 > /proc/sys/vm/drop_caches
+	hzp_run 1 > /dev/null || return 1
+	zp=$ZP
+	hzp_run 1 > /dev/null || return 1
+	zp="$zp $ZP"
+	echo 2 > /proc/sys/vm/drop_caches
+	hzp_run 1 > /dev/null || return 1
+	zp="$zp $ZP"
+	echo "note: thp_zero_page_alloc: first reader +${zp%% *}, second +$(echo "$zp" | cut -d' ' -f2), after drop_caches +${zp##* }"
+	[ "$zp" = "1 0 1" ] || fail "want +1, +0, +1"
+}
+register thp_huge_zero_page_lazy_and_shrunk
+
 demo_clear_pages() {
 	local f0 c0 r0 unit model=$(preempt_model) old=$(cat $CP/batched)
 	echo "== batched clearing of huge folios (mm/clear_pages_batch.c), preempt=$model"

@@ -53,19 +53,20 @@ fault_disarm() {
 	echo 1 > "$1/interval"
 }
 
-# fpa_aim_restore: fail_page_alloc for the tasks marked make-it-fail, and
-# only for allocations made under __hugetlb_vmemmap_restore_folio() (its
-# address range from /proc/kallsyms: up to the next symbol).
-fpa_aim_restore() {
+# fpa_aim <function>: fail_page_alloc for the tasks marked make-it-fail,
+# and only for allocations made under <function> (its address range from
+# /proc/kallsyms: up to the next symbol), of any order.
+fpa_aim() {
 	local r
-	r=$(sort /proc/kallsyms | awk 's && !e && $1 > s {e = $1}
-		$3 == "__hugetlb_vmemmap_restore_folio" {s = $1} END {print s, e}')
-	set -- $r
-	[ -n "${2:-}" ] || fail "__hugetlb_vmemmap_restore_folio not in /proc/kallsyms" || return 1
-	echo "0x$1" > $FPA/require-start && echo "0x$2" > $FPA/require-end &&
+	r=$(sort /proc/kallsyms | awk -v f="$1" 's && !e && $1 > s {e = $1}
+		$3 == f {s = $1} END {print s, e}')
+	set -- "$1" $r
+	[ -n "${3:-}" ] || fail "$1 not in /proc/kallsyms" || return 1
+	echo "0x$2" > $FPA/require-start && echo "0x$3" > $FPA/require-end &&
 		echo Y > $FPA/task-filter && echo N > $FPA/ignore-gfp-wait &&
 		echo N > $FPA/ignore-gfp-highmem && echo 0 > $FPA/min-order
 }
+fpa_aim_restore() { fpa_aim __hugetlb_vmemmap_restore_folio; }
 
 # write_failing <file> <value>: the write, from a task marked make-it-fail
 # (a subshell) where the kernel has fail_page_alloc, plainly elsewhere.
@@ -149,6 +150,35 @@ register fault_hugetlb_1g_probability_1
 # with exactly 2 injected (deterministic).
 test_fault_hugetlb_1g_interval_1000() { fault_shrink $HP1G 1 100 1000 1 2; }
 register fault_hugetlb_1g_interval_1000
+
+# Seed 001 when memory is tight: the huge zero page cannot be allocated
+# (fail_page_alloc aimed at mm_get_huge_zero_folio(), every allocation
+# there failing, for the demo alone).  Each read fault that wanted it
+# counts thp_zero_page_alloc_failed, one per injected failure, and falls
+# back to the 4 KiB zero page: the 200 MiB still read as zeros and nothing
+# is allocated.  Once the injection stops, the next reader allocates it.
+# Starts from drop_caches, whose shrinker frees an unused huge zero page.
+test_fault_huge_zero_page_alloc_failed() {
+	local failed alloc out injected
+	fault_present $FPA || return
+	echo 2 > /proc/sys/vm/drop_caches
+	failed=$(vmstat thp_zero_page_alloc_failed) alloc=$(vmstat thp_zero_page_alloc)
+	fpa_aim mm_get_huge_zero_folio && fault_arm $FPA 100 1 || fail "cannot arm $FPA" || return 1
+	thp always 1
+	out=$( (echo 1 > /proc/self/make-it-fail && exec huge_zero_page) 2>&1)
+	thp_defaults
+	injected=$(fault_disarm $FPA)
+	failed=$(( $(vmstat thp_zero_page_alloc_failed) - failed ))
+	alloc=$(( $(vmstat thp_zero_page_alloc) - alloc ))
+	echo "$out" | grep '^huge_zero_page: read'
+	echo "note: injected $injected, thp_zero_page_alloc_failed +$failed, thp_zero_page_alloc +$alloc"
+	echo "$out" | grep -q '^huge_zero_page: read 51200 pages of a 200 MiB buffer, 0 not zero$' ||
+		fail "the reads under injection: $out" || return 1
+	[ "$injected" -ge 1 ] && [ "$failed" = "$injected" ] && [ "$alloc" = 0 ] ||
+		fail "want thp_zero_page_alloc_failed +injected (>= 1), thp_zero_page_alloc +0" || return 1
+	hzp_run 1 > /dev/null && [ "$ZP" = 1 ] || fail "after the injection: thp_zero_page_alloc +$ZP, want +1"
+}
+register fault_huge_zero_page_alloc_failed
 
 # failslab_aim_churn: failslab for the churn caches alone (marked, with
 # cache-filter on), in any task, GFP_KERNEL allocations included.

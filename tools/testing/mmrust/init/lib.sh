@@ -7,7 +7,7 @@
 # failure, and so is a shell error inside it (busybox ash exits with 2 on
 # an arithmetic or syntax error: each test runs in a subshell, so the
 # error ends the test, not /init).  Lines it prints starting with "note: "
-# are shown when it passes too (figures the README quotes).
+# are shown when it passes too (figures the documentation quotes).
 
 TESTS=""
 register() { TESTS="$TESTS $1"; }
