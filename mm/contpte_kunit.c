@@ -476,7 +476,10 @@ static void test_no_fold_permissions_differ(struct kunit *test)
 /*
  * No block when the PFNs are not aligned to a block: block 1 mapping the
  * folio's pages 1 to 16 (contiguous, one folio), neither by a set_ptes() of
- * the whole block nor entry by entry.
+ * the whole block nor entry by entry.  Entry by entry, two checks refuse
+ * it (contpte_try_fold()'s alignment test, and __contpte_try_fold()'s
+ * expected PFN, aligned down): this half checks the outcome, the first
+ * half contpte_set_ptes()'s own alignment test.
  */
 static void test_no_fold_pfns_not_aligned(struct kunit *test)
 {
@@ -509,16 +512,15 @@ static void test_no_fold_pfns_not_aligned(struct kunit *test)
  */
 static void test_no_fold_across_folios(struct kunit *test)
 {
-	struct contpte_map *m = map_folio(test);
+	/* Allocated first: map_folio() enters an RCU read section. */
 	struct page *pages = alloc_pages(GFP_KERNEL, ilog2(CONT_PTES));
+	struct contpte_map *m;
 	pte_t ptes[CONT_PTES];
 	int i;
 
-	if (!pages) {
-		unmap_folio(m);
-		KUNIT_FAIL_AND_ABORT(test, "no %d pages", CONT_PTES);
-	}
+	KUNIT_ASSERT_NOT_NULL_MSG(test, pages, "no %d pages", CONT_PTES);
 	split_page(pages, ilog2(CONT_PTES));
+	m = map_folio(test);
 	for (i = 0; i < CONT_PTES; i++)
 		ptes[i] = pte_mkwrite(pte_mkyoung(mk_pte(pages + i, m->vma->vm_page_prot)),
 				      m->vma);
@@ -580,13 +582,16 @@ static void test_clear_flush_young_whole_block(struct kunit *test)
 	struct contpte_map *m = map_folio(test);
 	unsigned long addr = m->addr + (CONT_PTES + 4) * PAGE_SIZE;
 	int i, young, again;
+	pte_t last, first;
 
 	spin_lock(m->ptl);
 	young = ptep_clear_flush_young(m->vma, addr, m->ptep + CONT_PTES + 4);
 	again = ptep_clear_flush_young(m->vma, addr, m->ptep + CONT_PTES + 4);
-	KUNIT_EXPECT_FALSE(test, pte_young(ptep_get(m->ptep + NR - 1)));
-	KUNIT_EXPECT_TRUE(test, pte_young(ptep_get(m->ptep)));
+	last = ptep_get(m->ptep + NR - 1);
+	first = ptep_get(m->ptep);
 	spin_unlock(m->ptl);
+	KUNIT_EXPECT_FALSE(test, pte_young(last));
+	KUNIT_EXPECT_TRUE(test, pte_young(first));
 	KUNIT_EXPECT_EQ(test, young, 1);
 	KUNIT_EXPECT_EQ(test, again, 0);
 	for (i = CONT_PTES; i < NR; i++)

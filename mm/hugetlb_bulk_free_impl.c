@@ -20,9 +20,13 @@ DEFINE_MM_IMPL_SWITCH(hugetlb_bulk_free, "bulk free", "c", "rust");
 #ifdef CONFIG_HUGETLB_BULK_FREE_DEBUG
 /*
  * The counters count what happens while a bulk free runs ("active"), the
- * grow_* ones while a batch of new folios is optimized ("growing"); both
- * are rare and serialised per hstate by its resize lock, so one set of
- * global counters is enough for a debugging aid.
+ * grow_* ones while a batch of new folios is optimized ("growing").  One
+ * global set, for a debugging aid: bulk frees and grows of different
+ * hstates, and the surplus return of an munmap (which takes no resize
+ * lock), may run at once; the counters are atomic and stay exact sums,
+ * but what is per bulk free or per grow (the restores and splits counted
+ * for injection, the timings) means something only when one runs alone,
+ * as in the tests that read them.
  */
 static struct {
 	atomic_long_t stat[NR_HUGETLB_BULK_STATS];

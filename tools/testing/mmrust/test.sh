@@ -42,11 +42,13 @@ json_cases() {
 	[ -s "$1" ] || return 0
 	python3 - "$1" <<'PY'
 import json, sys
+# An unnamed group (kunit.py's top level, when it has one) adds nothing
+# to the name: "<suite>.<case>[.<param>]".
 def walk(group, path):
     for case in group.get("test_cases", []):
         print("%s\t%s" % (case["status"], ".".join(path + [case["name"]])))
     for sub in group.get("sub_groups", []):
-        walk(sub, path + [sub["name"]])
+        walk(sub, path + [sub["name"]] if sub["name"] else path)
 walk(json.load(open(sys.argv[1])), [])
 PY
 }

@@ -191,6 +191,12 @@ test_thp_huge_zero_page_write() {
 }
 register thp_huge_zero_page_write
 
+# hzp_quiet: hzp_run 1 with its output shown only when it fails (ZP as
+# hzp_run sets it).
+hzp_quiet() {
+	hzp_run 1 > /tmp/hzp_run.log || { cat /tmp/hzp_run.log; return 1; }
+}
+
 # Seed 001, the huge zero page's life in 6.12: allocated lazily, by the
 # first read fault that wants it (thp_zero_page_alloc +1 in that process),
 # then shared: a second process reads through the same page (+0).  Once
@@ -200,12 +206,12 @@ register thp_huge_zero_page_write
 test_thp_huge_zero_page_lazy_and_shrunk() {
 	local zp
 	echo 2 > /proc/sys/vm/drop_caches
-	hzp_run 1 > /dev/null || return 1
+	hzp_quiet || return 1
 	zp=$ZP
-	hzp_run 1 > /dev/null || return 1
+	hzp_quiet || return 1
 	zp="$zp $ZP"
 	echo 2 > /proc/sys/vm/drop_caches
-	hzp_run 1 > /dev/null || return 1
+	hzp_quiet || return 1
 	zp="$zp $ZP"
 	echo "note: thp_zero_page_alloc: first reader +${zp%% *}, second +$(echo "$zp" | cut -d' ' -f2), after drop_caches +${zp##* }"
 	[ "$zp" = "1 0 1" ] || fail "want +1, +0, +1"
