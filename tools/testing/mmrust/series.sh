@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The whole overlay as one numbered patch series (git format-patch), laid
 # out by patches/overlay, against the plain 6.12 base:
-#   series.sh          write it to $MMRUST_SERIES_DIR (default $CACHE/series)
+#   series.sh          write it to $MMRUST_SERIES_DIR (default $CACHE/series),
+#                      with a cover letter from patches/cover-letter
 #   series.sh --check  also apply it with 'git am' to a pristine copy and
 #                      check that the result is exactly the prepared tree
 # Git only needs the files a series touches, so both trees here hold just
@@ -89,13 +90,28 @@ twice=$(sort "$used" | uniq -d)
 [ -z "$twice" ] || die "patches/overlay: files in two patches: $twice"
 
 rm -rf "$out" && mkdir -p "$out"
-(cd "$work" && git_ format-patch -q -o "$out" --no-signature base..HEAD)
-say "series: $(ls "$out" | wc -l) patches in $out (apply with 'git am' on a git tree of Linux $(cut -d' ' -f1 "$CACHE/base/VERSION"))"
+(cd "$work" && git_ format-patch -q -o "$out" --no-signature --cover-letter base..HEAD)
+# The cover letter: its subject and text from patches/cover-letter (first
+# line, then the rest), for format-patch's placeholders.
+cover=$out/0000-cover-letter.patch
+python3 - "$cover" "$TOP/patches/cover-letter" <<'PY' || die "cannot write the cover letter"
+import sys
+path, src = sys.argv[1], sys.argv[2]
+subject, _, text = open(src).read().partition("\n")
+letter = open(path).read()
+if "*** SUBJECT HERE ***" not in letter or "*** BLURB HERE ***" not in letter:
+    sys.exit("no placeholders in " + path)
+letter = letter.replace("*** SUBJECT HERE ***", subject.strip())
+letter = letter.replace("*** BLURB HERE ***", text.strip())
+open(path, "w").write(letter)
+PY
+say "series: $(ls "$out" | grep -vc '^0000-') patches and a cover letter in $out (apply with 'git am' on a git tree of Linux $(cut -d' ' -f1 "$CACHE/base/VERSION"))"
 
 [ "${1:-}" = --check ] || exit 0
 check=$CACHE/series-check
 base_tree "$check"
-(cd "$check" && git_ am -q "$out"/*.patch) || die "the series does not apply with git am"
+(cd "$check" && git_ am -q $(ls "$out"/*.patch | grep -v '/0000-cover-letter\.patch$')) ||
+	die "the series does not apply with git am"
 diff <(cd "$check" && git ls-files | sort) "$manifest" > /dev/null ||
 	die "the series yields other files than the prepared tree: $(diff <(cd "$check" && git ls-files | sort) "$manifest" | head -5)"
 while read -r f; do
