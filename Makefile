@@ -6,6 +6,7 @@
 
 export MMRUST_CACHE ?= $(HOME)/.cache/mmrust
 T := tools/testing/mmrust
+comma := ,
 CACHE := $(MMRUST_CACHE)
 
 # ARCH=x86_64 or ARCH=arm64 picks the test kernel's architecture; without
@@ -24,7 +25,7 @@ unexport ARCH
 # $(call step,<what it does>,<script and arguments>): one step, announced.
 step = @echo "==> $@: $(1)" && bash $(T)/$(2)
 
-.PHONY: all help setup prepare build build-debug test test-debug kunit boot run shell bench stress check series matrix rusttest mutants kunit-tool clean distclean
+.PHONY: all help setup prepare build build-debug build-lto test test-debug test-lto kunit boot run shell bench stress check series matrix rusttest mutants kunit-tool clean distclean
 
 all: help
 
@@ -33,6 +34,8 @@ help:
 	@echo "make run      build the test kernel and boot it, showing the components at work"
 	@echo "make shell    boot the test kernel with a root shell on this terminal"
 	@echo "make test-debug  the x86_64 debug image (KASAN, lockdep, ...) alone; part of make test"
+	@echo "make test-lto the x86_64 LTO image (Rust in Clang ThinLTO, the push inlined) alone;"
+	@echo "              part of make test"
 	@echo "make kunit    KUnit suites only"
 	@echo "make boot     boot tests only"
 	@echo "make bench    benchmarks (Rust vs C in one image), 'bench: <name> = <value>' lines,"
@@ -66,14 +69,24 @@ build: prepare
 export MMRUST_DEBUG ?= 1
 export MMRUST_MUTANTS_ONLY := $(ONLY)
 DEBUG_IMAGE := $(if $(and $(filter x86_64,$(ARCHES)),$(filter 1,$(MMRUST_DEBUG))),1)
+LTO_IMAGE = $(if $(and $(filter x86_64,$(ARCHES)),$(filter 1,$(MMRUST_LTO))),1)
 build-debug: prepare
 	@echo "==> $@: x86_64 debug image" && MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debug bash $(T)/build.sh
 
 test: build
-	$(call step,KUnit and boot tests ($(ARCHES)$(if $(DEBUG_IMAGE), and the x86_64 debug image)); the configuration matrix,test.sh all)
+	$(call step,KUnit and boot tests ($(ARCHES)$(if $(DEBUG_IMAGE),$(comma) the x86_64 debug image)$(if $(LTO_IMAGE),$(comma) the x86_64 LTO image)); the configuration matrix,test.sh all)
 
 test-debug: build-debug
 	$(call step,KUnit and boot tests under the kernel's checkers,test.sh debug)
+
+# The x86_64 LTO image (configs/lto.config): in 'make test' when it covers
+# x86_64, unless MMRUST_LTO=0; alone in 'make test-lto'.
+export MMRUST_LTO ?= 1
+build-lto: prepare
+	@echo "==> $@: x86_64 LTO image" && MMRUST_ARCH=x86_64 MMRUST_FLAVOR=lto bash $(T)/build.sh
+
+test-lto: build-lto
+	$(call step,the Rust push inlined by ThinLTO; KUnit and boot tests on the LTO image,test.sh lto)
 
 kunit: build
 	$(call step,KUnit suites in the test kernels ($(ARCHES)),test.sh kunit)

@@ -32,7 +32,9 @@ pub mod folio_list;
 /// them through the prototype in a header, and nothing else would notice
 /// a prototype and a definition that disagree; the call would compile and
 /// pass its arguments wrongly.  A safe `extern "C" fn` matches an
-/// `unsafe` declaration of the same signature.
+/// `unsafe` declaration of the same signature.  The check needs a rustc
+/// that unifies the two (`CONFIG_RUSTC_HAS_FN_ITEM_SAFETY_LUB`: 1.96 does,
+/// 1.85 does not); without one the macro checks nothing.
 ///
 /// # Examples
 ///
@@ -50,9 +52,11 @@ pub mod folio_list;
 macro_rules! assert_c_prototypes {
     ($($name:ident),+ $(,)?) => {
         // Both arms must coerce to one function pointer type: they do only
-        // if the parameters and the return type are the same.
+        // if the parameters and the return type are the same.  Left out
+        // where rustc cannot unify a safe with an unsafe fn item (1.85).
         const _: () = {
             $(
+                #[cfg(CONFIG_RUSTC_HAS_FN_ITEM_SAFETY_LUB)]
                 let _ = if true { $crate::bindings::$name } else { $name };
             )+
         };

@@ -51,7 +51,7 @@ if [ "$quick" = 1 ]; then
 fi
 rounds=${MMRUST_BENCH_ROUNDS:-5}       # wall-clock boots (Rust and C in each)
 inner=${MMRUST_BENCH_INNER:-31}        # benchmark rounds per implementation in one boot
-only=${MMRUST_BENCH_ONLY:-all}         # all, contpte (arm64), clear, slub or hugetlb
+only=${MMRUST_BENCH_ONLY:-all}         # all, contpte (arm64), clear, slub, hugetlb or lto (x86_64)
 ICOUNT="-icount shift=0,sleep=off"
 say "make bench$([ "$quick" = 0 ] || echo ' QUICK=1'): $MMRUST_ARCH, report in $report"
 bench_start=$(date +%s)
@@ -139,14 +139,14 @@ if [ "$only" = all ] || [ "$only" = slub ]; then
 	printf 'bench: slub_partial_c_insns_run1_run2_diff_pct = %s %%\n' "$(agree "$ic1" "$ic2")"
 fi
 # hackbench's figures, from the boots above.
+# hb <clock> <impl> <mode> <groups> <field>: median over the repetitions.
+hb() {
+	grep -h "^hackbench_bench: impl=$2 mode=$3 groups=$4 " "$LOGS/bench-slub-$1.log" 2>/dev/null |
+		grep -o " $5=[0-9]*" | cut -d= -f2 | median || true
+}
 if { [ "$only" = all ] || [ "$only" = slub ]; } && [ "$MMRUST_ARCH" = x86_64 ]; then
 	say "hackbench (rt-tests; pipes, $hbl loops, groups $hbg, $hbr repetitions): Rust and C" \
 		"alternating, in the first wall-clock boot and in both exact ones"
-	# hb <clock> <impl> <mode> <groups> <field>: median over the repetitions.
-	hb() {
-		grep -h "^hackbench_bench: impl=$2 mode=$3 groups=$4 " "$LOGS/bench-slub-$1.log" 2>/dev/null |
-			grep -o " $5=[0-9]*" | cut -d= -f2 | median || true
-	}
 	printf '  %-7s %6s %-5s %10s %14s %14s %10s %12s\n' mode groups impl wall_ms \
 		"M insns run 1" "M insns run 2" slab_kib cpu_partial
 	for mode in process thread; do
@@ -173,29 +173,6 @@ if { [ "$only" = all ] || [ "$only" = slub ]; } && [ "$MMRUST_ARCH" = x86_64 ]; 
 fi
 [ "$only" != slub ] || exit 0
 
-# hugetlb bulk free, in boots of one image with a guest big enough for
-# 4096 pages of 2 MiB: grow to N and shrink to 0, HVO on and off, Rust and
-# C; the wall time of both sysfs writes, the bulk free's own time (debugfs
-# last_ns), the part of it waiting for RCU grace periods (last_rcu_ns) and
-# its lock-cycle and TLB-flush counts.
-hmem=${MMRUST_BENCH_HUGETLB_MEM:-10G}
-hsizes=${MMRUST_BENCH_HUGETLB_N:-64,512,1024,2048,4096}
-hboots=${MMRUST_BENCH_HUGETLB_BOOTS:-3}   # boots
-hreps=${MMRUST_BENCH_HUGETLB_REPS:-5}     # repetitions inside one boot
-hmid=${MMRUST_BENCH_HUGETLB_MID:-512}     # N of the headlines, the RCU and vCPU runs
-[ "$quick" = 0 ] || hmid=${hsizes%%,*}
-say "hugetlb bulk free: grow to N 2 MiB pages, shrink to 0, HVO on/off, Rust and C" \
-	"alternating in each boot ($hmem guest; $hboots boots, $hreps repetitions each)"
-rm -f "$LOGS"/bench-hugetlb-*.log
-for r in $(seq 1 "$hboots"); do
-	log=$LOGS/bench-hugetlb-both-$r.log
-	MMRUST_MEM=$hmem "$TOP/tools/testing/mmrust/boot.sh" bench "$log" \
-		mmrust.bench=hugetlb mmrust.bench_n=$hsizes mmrust.bench_impls=rust,c \
-		mmrust.bench_reps=$hreps kunit.enable=0 || true
-	grep -q 'hugetlb_bench: impl=' "$log" || say "  no hugetlb results in $log"
-	grep 'hugetlb_bench: no room' "$log" | sort -u | sed 's/^/  /' || true
-	progress "hugetlb wall-clock boot $r of $hboots done"
-done
 # hstat <logs> <impl> <hvo> <n> <field> [<gp>]: median of the field over
 # every repetition (with the restore's grace period switch on <gp>, polled
 # or sync, if given) in the logs bench-hugetlb-<logs>-*.log; the field
@@ -210,6 +187,75 @@ hstat() {
 		}' | median || true
 }
 us() { [ -z "$1" ] || awk -v v="$1" 'BEGIN {printf "%.1f", v / 1000}'; }
+
+# Rust in the kernel's ThinLTO link: the LTO image (MMRUST_FLAVOR=lto,
+# configs/lto.config, patches/0034), built here, measured exactly as above:
+# the SLUB push and hackbench in one boot, the hugetlb bulk free of $hmid
+# pages (HVO on and off, polled, 1 vCPU) in another, Rust and C alternating
+# in each.  With MMRUST_BENCH_ONLY=lto the test image gets the same two
+# boots first, so that both sets of figures come from one run (names
+# ending in _nolto); a whole make bench has them above.
+# bench_exact <flavour> <suffix>: those two boots on one image.
+bench_exact() {
+	local log
+	say "SLUB push and hackbench, ${1:-test} image, exact (QEMU $ICOUNT)"
+	MMRUST_FLAVOR=$1 slub_boot "$LOGS/bench-slub-$1icount.log" "$ICOUNT" "${hackbench_args[@]}"
+	printf '  %s: rust %s insns/op   c %s insns/op   rust/c %s\n' "${1:-test}" "$ns_rust" "$ns_c" \
+		"$(ratio "$ns_rust" "$ns_c")"
+	printf 'bench: slub_partial_rust_insns_per_op_%s = %s insns\n' "$2" "$ns_rust"
+	printf 'bench: slub_partial_c_insns_per_op_%s = %s insns\n' "$2" "$ns_c"
+	printf 'bench: slub_partial_rust_over_c_insns_%s = %s\n' "$2" "$(ratio "$ns_rust" "$ns_c")"
+	for mode in process thread; do
+		for g in ${hbg//,/ }; do
+			printf 'bench: hackbench_%s_g%s_rust_over_c_insns_%s = %s\n' $mode $g "$2" \
+				"$(ratio "$(hb "$1icount" rust $mode $g time_ms)" "$(hb "$1icount" c $mode $g time_ms)")"
+		done
+	done
+	say "hugetlb bulk free, ${1:-test} image, exact: N = $hmid, HVO on and off, 1 vCPU"
+	log=$LOGS/bench-hugetlb-$1icount-1.log
+	MMRUST_FLAVOR=$1 MMRUST_QEMU_ARGS=$ICOUNT MMRUST_MEM=${MMRUST_BENCH_HUGETLB_ICOUNT_MEM:-$hmem} \
+		MMRUST_SMP=1 MMRUST_BOOT_TIMEOUT=${MMRUST_BENCH_ICOUNT_TIMEOUT:-1800} \
+		"$TOP/tools/testing/mmrust/boot.sh" bench "$log" \
+		mmrust.bench=hugetlb mmrust.bench_n=$hmid mmrust.bench_impls=rust,c \
+		mmrust.bench_gp=polled mmrust.bench_reps=${MMRUST_BENCH_HUGETLB_ICOUNT_REPS:-4} kunit.enable=0 || true
+	grep -q 'hugetlb_bench: impl=' "$log" || say "  no hugetlb results in $log"
+	for hvo in 1 0; do
+		printf 'bench: hugetlb_free_rust_over_c_insns_hvo%s_n%s_%s = %s\n' $hvo $hmid "$2" \
+			"$(ratio "$(hstat "$1icount" rust $hvo $hmid outside_ns polled)" \
+				"$(hstat "$1icount" c $hvo $hmid outside_ns polled)")"
+	done
+}
+bench_lto() {
+	say "Rust in ThinLTO: building the LTO image (x86_64, rustc-web 1.85 on LLVM 19)"
+	MMRUST_FLAVOR=lto "$TOP/tools/testing/mmrust/build.sh" >&2
+	"$TOP/tools/testing/mmrust/lto-check.sh" | sed 's/^/  /' || true
+	[ "$only" != lto ] || bench_exact "" nolto
+	bench_exact lto lto
+}
+# hugetlb bulk free, in boots of one image with a guest big enough for
+# 4096 pages of 2 MiB: grow to N and shrink to 0, HVO on and off, Rust and
+# C; the wall time of both sysfs writes, the bulk free's own time (debugfs
+# last_ns), the part of it waiting for RCU grace periods (last_rcu_ns) and
+# its lock-cycle and TLB-flush counts.
+hmem=${MMRUST_BENCH_HUGETLB_MEM:-10G}
+hsizes=${MMRUST_BENCH_HUGETLB_N:-64,512,1024,2048,4096}
+hboots=${MMRUST_BENCH_HUGETLB_BOOTS:-3}   # boots
+hreps=${MMRUST_BENCH_HUGETLB_REPS:-5}     # repetitions inside one boot
+hmid=${MMRUST_BENCH_HUGETLB_MID:-512}     # N of the headlines, the RCU and vCPU runs
+[ "$quick" = 0 ] || hmid=${hsizes%%,*}
+[ "$only" != lto ] || { bench_lto; exit 0; }
+say "hugetlb bulk free: grow to N 2 MiB pages, shrink to 0, HVO on/off, Rust and C" \
+	"alternating in each boot ($hmem guest; $hboots boots, $hreps repetitions each)"
+rm -f "$LOGS"/bench-hugetlb-*.log
+for r in $(seq 1 "$hboots"); do
+	log=$LOGS/bench-hugetlb-both-$r.log
+	MMRUST_MEM=$hmem "$TOP/tools/testing/mmrust/boot.sh" bench "$log" \
+		mmrust.bench=hugetlb mmrust.bench_n=$hsizes mmrust.bench_impls=rust,c \
+		mmrust.bench_reps=$hreps kunit.enable=0 || true
+	grep -q 'hugetlb_bench: impl=' "$log" || say "  no hugetlb results in $log"
+	grep 'hugetlb_bench: no room' "$log" | sort -u | sed 's/^/  /' || true
+	progress "hugetlb wall-clock boot $r of $hboots done"
+done
 lines=()
 printf '  wall clock (us):\n  %-5s %-4s %6s %12s %12s %12s %12s %12s %12s\n' \
 	impl hvo N grow_us shrink_us free_us rcu_wait_us lock_cycles tlb_flushes
@@ -410,3 +456,5 @@ for smp in ${MMRUST_BENCH_SMP:-1 2 4}; do
 	printf 'bench: hugetlb_free_rcu_wait_rust_hvo1_n%s_smp%s_us = %s us\n' $hmid "$smp" \
 		"$(us "$(hstat smp$smp rust 1 $hmid rcu_ns)")"
 done
+
+[ "$only" != all ] || [ "$MMRUST_ARCH" != x86_64 ] || [ "${MMRUST_BENCH_LTO:-$((1 - quick))}" = 0 ] || bench_lto

@@ -29,15 +29,21 @@ busybox=/bin/busybox
 [ "$MMRUST_ARCH" = x86_64 ] || busybox=$CACHE/arm64-deb/root/bin/busybox
 [ -x "$busybox" ] || die "no $MMRUST_ARCH busybox at $busybox: run 'make setup'"
 
-# The initramfs: busybox and our /init, rebuilt each time (milliseconds).
-ird=$CACHE/initramfs
+# The initramfs: busybox and our /init, rebuilt each time (milliseconds),
+# one per console log, so that boots may run side by side (test.sh's
+# debug boots).
+tag=$NAME-console
+[ "$log" = - ] || tag=$(basename "${log%.log}")
+ird=$CACHE/initramfs.d/$tag
+initrd=$ird.cpio
 rm -rf "$ird" && mkdir -p "$ird"/{bin,dev,proc,sys,tmp,mmrust}
 cp "$busybox" "$ird/bin/busybox"
 cp "$TOP/tools/testing/mmrust/init/init" "$ird/init"
 cp "$TOP"/tools/testing/mmrust/init/*.sh "$ird/mmrust/"
 [ ! -d "$EXTRA" ] || cp -a "$EXTRA/." "$ird/"
 chmod +x "$ird/init"
-(cd "$ird" && find . | cpio -o -H newc --quiet) > "$CACHE/initramfs-$NAME.cpio"
+(cd "$ird" && find . | cpio -o -H newc --quiet) > "$initrd"
+rm -rf "$ird"
 
 # MMRUST_QEMU_ARGS: extra QEMU options, e.g. "-icount shift=0,sleep=off"
 # (the guest clock then counts executed instructions: exact, repeatable).
@@ -96,9 +102,12 @@ else
 		-append "console=ttyAMA0 $cmdline")
 fi
 qemu+=(-m "$mem" -smp "$smp" -nographic -no-reboot -nic none ${MMRUST_QEMU_ARGS:-}
-	"${ktap_args[@]}" -kernel "$kernel" -initrd "$CACHE/initramfs-$NAME.cpio")
+	"${ktap_args[@]}" -kernel "$kernel" -initrd "$initrd")
 if [ "$log" = - ]; then
 	# --foreground: QEMU keeps the terminal (and its Ctrl-A commands).
 	exec timeout --foreground "${MMRUST_BOOT_TIMEOUT:-3600}" "${qemu[@]}"
 fi
-timeout "${MMRUST_BOOT_TIMEOUT:-300}" "${qemu[@]}" < /dev/null > "$log" 2>&1
+rc=0
+timeout "${MMRUST_BOOT_TIMEOUT:-300}" "${qemu[@]}" < /dev/null > "$log" 2>&1 || rc=$?
+rm -f "$initrd"
+exit $rc

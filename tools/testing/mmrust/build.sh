@@ -6,11 +6,11 @@
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$BUILD" "$LOGS"
-# The fragment: the architecture's, and debug.config over it for the debug
-# image (a later line wins).
+# The fragment: the architecture's, and the flavour's over it (debug.config
+# for the debug image, lto.config for the LTO image; a later line wins).
 frag=$BUILD/.mmrust-fragment.new
 cat "$TOP/tools/testing/mmrust/configs/$MMRUST_ARCH.config" > "$frag"
-[ "$MMRUST_FLAVOR" != debug ] || cat "$TOP/tools/testing/mmrust/configs/debug.config" >> "$frag"
+[ -z "$MMRUST_FLAVOR" ] || cat "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config" >> "$frag"
 log=$LOGS/build.log
 [ "$NAME" = x86_64 ] || log=$LOGS/build-$NAME.log
 

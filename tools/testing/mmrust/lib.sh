@@ -34,8 +34,16 @@ MMRUST_FLAVOR=${MMRUST_FLAVOR:-}
 case "$MMRUST_FLAVOR" in
 '') NAME=$MMRUST_ARCH ;;
 debug) NAME=$MMRUST_ARCH-debug EXTRA=$CACHE/initramfs-extra-$NAME ;;
-*) printf 'error: unknown image flavour %s (debug or none)\n' "$MMRUST_FLAVOR" >&2; exit 1 ;;
+# lto (x86_64): the test image with Clang ThinLTO, Rust objects in it
+# (configs/lto.config), built with rustc-web 1.85 (LLVM 19, setup.sh).
+lto) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the lto image is x86_64 only\n' >&2; exit 1; }
+	NAME=$MMRUST_ARCH-lto EXTRA=$CACHE/initramfs-extra-$NAME ;;
+*) printf 'error: unknown image flavour %s (debug, lto or none)\n' "$MMRUST_FLAVOR" >&2; exit 1 ;;
 esac
+# Debian's rustc-web of the LTO image (LLVM 19, as clang-19 and ld.lld-19).
+RUST_LTO_VERSION=1.85.0+dfsg3-1~deb12u3
+RUST_BIN=/usr/bin
+[ "$MMRUST_FLAVOR" != lto ] || RUST_BIN=$CACHE/rust-1.85/bin
 BUILD=$CACHE/build/$NAME                # out-of-tree build directory
 TOOLS=$CACHE/tools                      # bindgen-cli
 LOGS=$CACHE/logs
@@ -47,7 +55,7 @@ export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
 
 KMAKE=(make -C "$SRC" O="$BUILD" ARCH="$MMRUST_ARCH" LLVM=-19 "CC=ccache clang-19"
-       RUSTC=/usr/bin/rustc HOSTRUSTC=/usr/bin/rustc RUSTDOC=/usr/bin/rustdoc
+       RUSTC=$RUST_BIN/rustc HOSTRUSTC=$RUST_BIN/rustc RUSTDOC=$RUST_BIN/rustdoc
        "BINDGEN=$TOOLS/bin/bindgen" RUSTFMT=/usr/bin/rustfmt
        CLIPPY_DRIVER=/usr/bin/clippy-driver -j"$(nproc)")
 

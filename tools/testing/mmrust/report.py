@@ -365,6 +365,29 @@ def contpte(r):
     r.plot(fig, "contpte.png", "contpte on/off ratios")
 
 
+def lto(r):
+    """Rust in the ThinLTO link: the LTO image against the test image."""
+    r.out("## Rust in Clang ThinLTO: the LTO image", "",
+          "The x86_64 image linked with Clang ThinLTO, its Rust objects in the link as LLVM bitcode "
+          "(`configs/lto.config`, patches/0034, rustc-web 1.85 on LLVM 19), against the test image, "
+          "whose Rust objects are native code called out of line.  Exact (instructions), Rust and C "
+          "alternating in each boot; hugetlb outside the restore's grace period wait, 1 vCPU.", "")
+    rows = []
+    for label, name in (("SLUB push, Rust/C per free", "slub_partial_rust_over_c_insns"),
+                        ("hugetlb free HVO on, Rust/C", "hugetlb_free_rust_over_c_insns_hvo1_n512"),
+                        ("hugetlb free HVO off, Rust/C", "hugetlb_free_rust_over_c_insns_hvo0_n512"),
+                        ("hackbench process g1, Rust/C", "hackbench_process_g1_rust_over_c_insns")):
+        test = name + "_nolto" if r.v(name + "_nolto") is not None else name
+        rows.append([label, f"{r.fmt(test, 3)} (`{test}`)", f"{r.fmt(name + '_lto', 3)} (`{name}_lto`)"])
+    rows.append(["SLUB push, Rust insns per free",
+                 r.fmt("slub_partial_rust_insns_per_op_nolto") if r.v("slub_partial_rust_insns_per_op_nolto") is not None
+                 else r.fmt("slub_partial_rust_insns_per_op_run1"), r.fmt("slub_partial_rust_insns_per_op_lto")])
+    rows.append(["SLUB push, C insns per free",
+                 r.fmt("slub_partial_c_insns_per_op_nolto") if r.v("slub_partial_c_insns_per_op_nolto") is not None
+                 else r.fmt("slub_partial_c_insns_per_op_run1"), r.fmt("slub_partial_c_insns_per_op_lto")])
+    r.table(["measure", "test image (Rust out of line)", "LTO image (Rust inlined)"], rows)
+
+
 def seeds(path):
     """The seeds' headline tables, by seed number."""
     parts, cur = {}, None
@@ -399,7 +422,7 @@ def main():
           "no caches and no TLB reach: neither clock shows a cache or TLB effect.", "",
           f"Source of every figure: `bench.log` in this directory ({len(figures)} `bench:` lines).", "")
     seed = seeds(os.path.join(os.path.dirname(os.path.abspath(__file__)), "report_seeds.md"))
-    for check, fn, num in (("slub_partial_", slub, "003"), ("hugetlb_", hugetlb, "004"),
+    for check, fn, num in (("slub_partial_rust_insns_per_op_run", slub, "003"), ("hugetlb_grow_", hugetlb, "004"),
                            ("clear_pages_", clearing, "000"), ("contpte_", contpte, "002")):
         if not r.has(check):
             continue
@@ -409,6 +432,8 @@ def main():
                 r.out("The seed's own figures, for comparison (its machine, not ours):", "")
                 r.out(*seed[n])
                 r.out("")
+    if r.has("slub_partial_rust_over_c_insns_lto"):
+        lto(r)
     r.out("## Every figure", "", "```")
     r.out(*[f"{k} = {r.fmt(k)} {unit}".rstrip() for k, (_, unit) in figures.items()])
     r.out("```", "")

@@ -208,6 +208,32 @@ EOF
 		grep -q 'divide by zero' "$ST_DIR/guest.ktap" ||
 		{ echo "selftest: not ok guest_run_tests: KTAP lines:"; sed 's/^/selftest:   /' "$ST_DIR/guest.ktap"
 		  ST_FAILED=$((ST_FAILED + 1)); }
+	# The guest's check of /sys/kernel/slab (init/10-slub-partial.sh), on
+	# a made-up directory: a good cache passes; too many slabs, a wrong
+	# estimate, a malformed line and a missing cache each fail, named.
+	sd=$ST_DIR/slab
+	st_cache() {
+		mkdir -p "$sd/$1"
+		echo "$2" > "$sd/$1/cpu_partial"; echo "$3" > "$sd/$1/objs_per_slab"
+		echo "$4" > "$sd/$1/slabs_cpu_partial"
+	}
+	st_cache good 30 16 "16(2) C0=8(1) C1=8(1)"; st_cache empty 0 16 "0(0)"
+	st_cache over 8 16 "48(3) C0=24(3)"; st_cache estimate 30 16 "10(2) C0=10(2)"
+	st_cache malformed 30 16 "16(2) C0=8"
+	for c in "good empty:0" "good over:1:over: C0=24(3) holds 3 slabs, limit 1" \
+		"estimate:1:estimate: C0=10(2) estimates 10 objects" \
+		"malformed:1:malformed: malformed slabs_cpu_partial" "missing:1:missing: cpu_partial"; do
+		IFS=: read -r names want line <<< "$c"
+		out=$(SLAB_DIR=$sd busybox sh -c "register() { :; }; demo() { :; }
+			. '$TOP/tools/testing/mmrust/init/10-slub-partial.sh'
+			check_cache_partial $names" 2>&1) && rc=0 || rc=$?
+		if [ "$rc" = "$want" ] && [[ "$out" == "$line"* ]]; then
+			echo "selftest: ok check_cache_partial_${names// /_}"; ST_PASSED=$((ST_PASSED + 1))
+		else
+			echo "selftest: not ok check_cache_partial_${names// /_}: exit $rc (want $want), output '$out'"
+			ST_FAILED=$((ST_FAILED + 1))
+		fi
+	done
 else
 	echo "selftest: no busybox on this host: the guest's run_tests not run"
 fi

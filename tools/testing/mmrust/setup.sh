@@ -94,6 +94,30 @@ else
 	say "rt-tests (hackbench) present"
 fi
 
+# The x86_64 LTO image's Rust (MMRUST_FLAVOR=lto): Debian's rustc-web
+# 1.85, built on LLVM 19 like clang-19 and ld.lld-19, so that the ThinLTO
+# link reads its bitcode (1.96's LLVM 22 bitcode it cannot).  Unpacked into
+# the cache beside the installed 1.96, with wrappers for its library path.
+r185=$CACHE/rust-1.85
+if [ ! -x "$r185/bin/rustc" ]; then
+	[ "$(id -u)" = 0 ] || die "need root to fetch rustc-web $RUST_LTO_VERSION"
+	say "fetching rustc-web $RUST_LTO_VERSION (LLVM 19, the LTO image's Rust) into $r185"
+	rm -rf "$r185" && mkdir -p "$r185/debs" "$r185/bin"
+	(cd "$r185/debs" && apt-get download -q rustc-web="$RUST_LTO_VERSION" \
+		libstd-rust-web-dev="$RUST_LTO_VERSION" libstd-rust-web-1.85="$RUST_LTO_VERSION" \
+		rust-web-src="$RUST_LTO_VERSION" 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
+	for d in "$r185"/debs/*.deb; do dpkg-deb -x "$d" "$r185/root"; done
+	rm -rf "$r185/debs"
+	for t in rustc rustdoc; do
+		printf '#!/bin/sh\nLD_LIBRARY_PATH=%s/root/usr/lib/x86_64-linux-gnu exec %s/root/usr/bin/%s "$@"\n' \
+			"$r185" "$r185" "$t" > "$r185/bin/$t"
+		chmod +x "$r185/bin/$t"
+	done
+	"$r185/bin/rustc" --version --verbose | grep -q '^LLVM version: 19\.' || die "rustc-web $RUST_LTO_VERSION: not built on LLVM 19"
+else
+	say "rustc-web $RUST_LTO_VERSION (LTO image) present"
+fi
+
 if [ -n "${bindgen_pid:-}" ]; then
 	wait "$bindgen_pid" || { tail -20 "$TOOLS/bindgen-install.log"; die "cargo install bindgen-cli failed"; }
 	say "bindgen-cli $BINDGEN_VERSION installed"

@@ -175,6 +175,10 @@ boot_results() {
 		echo "$out" | sed "s|^|[$label] |"
 		# What passing tests report (figures the documentation quotes).
 		sed -n "s|^# note |[$label] mmrust: note |p" "$tmp/ktap"
+		# Where the boot's time went: its five slowest tests.
+		sed -n 's/^# time \(.*\): \(.*\) s$/\2 \1/p' "$tmp/ktap" | sort -rn | head -5 |
+			awk -v l="$label" '{s = s (NR > 1 ? ", " : "") $2 " " $1 " s"}
+				END {if (NR) print "[" l "] mmrust: slowest tests: " s}'
 		json_cases "$tmp/json" > "$tmp/cases" || true
 		planned=$(sed -n '/^# mmrust tests: /{s///p;q}' "$tmp/ktap")
 		if [ -z "$planned" ]; then
@@ -398,7 +402,7 @@ test_arch() {
 		[ "$MMRUST_ARCH" != x86_64 ] || shell_check
 		[ "$what" != all ] || bench_check
 		;;
-	*) die "usage: test.sh [kunit|boot|all|debug|stress|parse-selftest|one <label> <kernel parameters...>]" ;;
+	*) die "usage: test.sh [kunit|boot|all|debug|lto|stress|parse-selftest|one <label> <kernel parameters...>]" ;;
 	esac
 }
 
@@ -414,23 +418,50 @@ DEBUG_PARAMS="debug_pagealloc=on init_on_free=1 no5lvl"
 
 # test_debug: the x86_64 debug image (configs/debug.config: KASAN, lockdep,
 # DEBUG_VM, DEBUG_LIST, DEBUG_PAGEALLOC, kmemleak, UBSAN): the KUnit suites
-# and the boot tests, the new implementations and then the originals; any
-# report fails dmesg_clean or kmemleak_clean.
+# and the boot tests, the new implementations and the originals, in two
+# boots side by side (a TCG guest keeps about one host core busy; one
+# after the other they took 867 s and 843 s at 6130093); any report fails
+# dmesg_clean or kmemleak_clean.  The c boot's progress lines are shown
+# when it ends.
 test_debug() {
 	export MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debug
 	. "$TOP/tools/testing/mmrust/lib.sh"
-	local dbg=$DEBUG_PARAMS
+	local dbg=$DEBUG_PARAMS progress=$LOGS/boot-x86_64-debug-c.progress cpid
 	say "== x86_64 debug image (KASAN, lockdep, DEBUG_VM, DEBUG_PAGEALLOC, kmemleak, UBSAN) =="
 	image_warnings x86_64-debug/build
 	export MMRUST_BOOT_TIMEOUT=${MMRUST_DEBUG_BOOT_TIMEOUT:-2400}
+	run_boot c test slub_partial_impl=c hugetlb_bulk_free_impl=c clear_pages_impl=per_page \
+		hugetlb_vmemmap_gp_impl=sync preempt=voluntary hugetlb_free_vmemmap=on $dbg > "$progress" 2>&1 &
+	cpid=$!
 	run_boot rust test hugetlb_free_vmemmap=on $dbg preempt=full
 	kunit_results "$LOG" x86_64-debug/kunit/rust
 	boot_results "$LOG" x86_64-debug/boot/rust
-	run_boot c test slub_partial_impl=c hugetlb_bulk_free_impl=c clear_pages_impl=per_page \
-		hugetlb_vmemmap_gp_impl=sync preempt=voluntary hugetlb_free_vmemmap=on $dbg
+	wait $cpid || true
+	cat "$progress"
+	LOG=$LOGS/boot-x86_64-debug-c.log
 	kunit_results "$LOG" x86_64-debug/kunit/c
 	boot_results "$LOG" x86_64-debug/boot/c
 	unset MMRUST_BOOT_TIMEOUT MMRUST_FLAVOR
+}
+
+# test_lto: the x86_64 LTO image (configs/lto.config: Clang ThinLTO with
+# the Rust objects in the link, patches/0034; rustc-web 1.85 on LLVM 19):
+# the SLUB push inlined into C (lto-check.sh, against the test image's
+# vmlinux, where it is a call), then one boot of the new implementations
+# with the KUnit suites and the boot tests.
+test_lto() {
+	export MMRUST_ARCH=x86_64 MMRUST_FLAVOR=lto
+	. "$TOP/tools/testing/mmrust/lib.sh"
+	local out ok
+	say "== x86_64 LTO image (Clang ThinLTO, Rust objects in the link) =="
+	image_warnings x86_64-lto/build
+	ok=0; out=$("$TOP/tools/testing/mmrust/lto-check.sh" 2>&1) || ok=$?
+	echo "$out" | sed 's|^|[x86_64-lto/build] |'
+	verdict x86_64-lto/build slub_push_inlined_into_c $ok "$(echo "$out" | tail -1)"
+	run_boot rust test hugetlb_free_vmemmap=on init_on_free=1 preempt=full
+	kunit_results "$LOG" x86_64-lto/kunit/rust
+	boot_results "$LOG" x86_64-lto/boot/rust
+	unset MMRUST_FLAVOR
 }
 
 # test_stress: 'make stress': the stress of init/80-stress.sh for
@@ -494,7 +525,7 @@ background_builds() {
 		set +e
 		for step in "$@"; do
 			case $step in
-			build:debug) MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debug nice -n 19 \
+			build:debug|build:lto) MMRUST_ARCH=x86_64 MMRUST_FLAVOR=${step#build:} nice -n 19 \
 				"$TOP/tools/testing/mmrust/build.sh" ;;
 			build:*) MMRUST_ARCH=${step#build:} nice -n 19 "$TOP/tools/testing/mmrust/build.sh" ;;
 			matrix) nice -n 19 "$TOP/tools/testing/mmrust/matrix.sh" ;;
@@ -534,10 +565,15 @@ background_wait() {
 arches=" ${MMRUST_ARCHES:-$MMRUST_ARCH} "
 debug=""
 [ "$what" != all ] || [ "${MMRUST_DEBUG:-1}" != 1 ] || [[ $arches != *" x86_64 "* ]] || debug=1
+# The LTO image: in 'make test' when it covers x86_64, unless MMRUST_LTO=0.
+lto=""
+[ "$what" != all ] || [ "${MMRUST_LTO:-1}" != 1 ] || [[ $arches != *" x86_64 "* ]] || lto=1
 if [ "$what" = stress ]; then
 	test_stress
 elif [ "$what" = debug ]; then
 	test_debug
+elif [ "$what" = lto ]; then
+	test_lto
 elif [ "$what" = all ]; then
 	# 'make test': the first architecture's image is built (make); the
 	# rest, the debug image and the matrix build behind its boots.
@@ -546,6 +582,7 @@ elif [ "$what" = all ]; then
 	steps=""
 	for arch in "$@"; do steps="$steps build:$arch"; done
 	[ -z "$debug" ] || steps="$steps build:debug"
+	[ -z "$lto" ] || steps="$steps build:lto"
 	# shellcheck disable=SC2086
 	background_builds $steps matrix
 	say "building in the background (nice 19):$steps matrix; logs in $BG"
@@ -560,6 +597,7 @@ elif [ "$what" = all ]; then
 	verdict host parse_selftest $ok "$(echo "$out" | tail -1)"
 	rusttest_check
 	[ -z "$debug" ] || ! background_wait debug x86_64-debug/build || test_debug
+	[ -z "$lto" ] || ! background_wait lto x86_64-lto/build || test_lto
 	# matrix_check counts the cells (and a matrix.sh without its table).
 	background_wait matrix matrix quiet || true
 	matrix_check "$BG/matrix.log"

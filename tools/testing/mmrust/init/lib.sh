@@ -45,8 +45,10 @@ ktap() {
 # (comma-separated) on the kernel command line, in KTAP.  The diagnostic
 # line "# mmrust tests: <names>" after the plan names the planned tests,
 # so that the host can name those missing (a boot that died half-way).
+# Before each result, "# time <name>: <seconds> s" says how long the test
+# took (guest uptime; the host lists the slowest of a boot).
 run_tests() {
-	local only n=0 t out rc reason block
+	local only n=0 t out rc reason block t0
 	only=$(cmdline_param mmrust.tests "")
 	[ -z "$only" ] || TESTS=$(echo "$only" | tr , ' ')
 	# shellcheck disable=SC2086
@@ -56,9 +58,11 @@ run_tests() {
 	for t in $TESTS; do
 		n=$((n + 1))
 		rm -f "$SKIP_FILE"
+		t0=$(cut -d' ' -f1 /proc/uptime)
 		# A subshell of its own: a shell error ends it, with its message.
 		out=$( ("test_$t") 2>&1)
 		rc=$?
+		ktap "$(awk -v t0="$t0" -v t="$t" '{printf "# time %s: %.1f s\n", t, $1 - t0}' /proc/uptime)"
 		reason=""
 		[ ! -e "$SKIP_FILE" ] || reason=$(head -1 "$SKIP_FILE")
 		if [ $rc = 0 ] && [ ! -e "$SKIP_FILE" ]; then
