@@ -195,9 +195,11 @@ us() { [ -z "$1" ] || awk -v v="$1" 'BEGIN {printf "%.1f", v / 1000}'; }
 # in each.  With MMRUST_BENCH_ONLY=lto the test image gets the same two
 # boots first, so that both sets of figures come from one run (names
 # ending in _nolto); a whole make bench has them above.
-# bench_exact <flavour> <suffix>: those two boots on one image.
+# bench_exact <flavour> <suffix>: those two boots on one image
+# (MMRUST_BENCH_LTO_PARTS: "slub hugetlb", or one of them).
 bench_exact() {
-	local log
+	local log parts=" ${MMRUST_BENCH_LTO_PARTS:-slub hugetlb} "
+	[[ $parts == *" slub "* ]] || { bench_exact_hugetlb "$@"; return; }
 	say "SLUB push and hackbench, ${1:-test} image, exact (QEMU $ICOUNT)"
 	MMRUST_FLAVOR=$1 slub_boot "$LOGS/bench-slub-$1icount.log" "$ICOUNT" "${hackbench_args[@]}"
 	printf '  %s: rust %s insns/op   c %s insns/op   rust/c %s\n' "${1:-test}" "$ns_rust" "$ns_c" \
@@ -211,6 +213,10 @@ bench_exact() {
 				"$(ratio "$(hb "$1icount" rust $mode $g time_ms)" "$(hb "$1icount" c $mode $g time_ms)")"
 		done
 	done
+	[[ $parts != *" hugetlb "* ]] || bench_exact_hugetlb "$@"
+}
+bench_exact_hugetlb() {
+	local log
 	say "hugetlb bulk free, ${1:-test} image, exact: N = $hmid, HVO on and off, 1 vCPU"
 	log=$LOGS/bench-hugetlb-$1icount-1.log
 	MMRUST_FLAVOR=$1 MMRUST_QEMU_ARGS=$ICOUNT MMRUST_MEM=${MMRUST_BENCH_HUGETLB_ICOUNT_MEM:-$hmem} \
