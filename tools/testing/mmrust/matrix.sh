@@ -29,7 +29,9 @@ BASE_WARNINGS=$MTOP/matrix-base-warnings
 
 # The project's options: every user-visible one of ./Kconfig.
 project_options() {
-	sed -n 's/^config \([A-Z0-9_]*\)$/\1/p' "$TOP/Kconfig" | grep -vx MM_IMPL_SWITCH
+	# Not options: the switch the components select, and what rustc can
+	# do (RUSTC_*, no prompt: it follows the toolchain).
+	sed -n 's/^config \([A-Z0-9_]*\)$/\1/p' "$TOP/Kconfig" | grep -vx 'MM_IMPL_SWITCH\|RUSTC_.*'
 }
 
 # configs <arch>: one line per configuration, "<name> <CONFIG_X=v>...",
