@@ -235,21 +235,27 @@ impl<'a> CpuPartialList<'a> {
         Some((first, slabs))
     }
 
-    /// Pushes a frozen slab, first detaching the whole list if `drain` is
-    /// set and the list is at its slab limit.  Consumes the list handle:
-    /// what was detached is drained only after the lock is dropped.
+    /// Pushes a frozen slab, first detaching the whole list if `DRAIN` is
+    /// set (a free) and the list is at its slab limit.  Consumes the list
+    /// handle: what was detached is drained only after the lock is dropped.
+    ///
+    /// `DRAIN` is a constant of each caller in C (a free drains, a refill
+    /// does not), so each push is compiled for its own: a refill neither
+    /// tests it nor reads the limit.  The limit is a volatile read, which
+    /// the compiler could not drop where its value goes unused.
     ///
     /// # Safety
     ///
     /// `slab` points to a live slab of this cache, frozen by the caller and
     /// on no list.
-    unsafe fn push(self, slab: NonNull<bindings::slab>, drain: bool) -> Option<DetachedList> {
+    unsafe fn push<const DRAIN: bool>(self, slab: NonNull<bindings::slab>) -> Option<DetachedList> {
         let first = self.first();
-        let decision = push_decision(
-            first.map(|(_, slabs)| slabs),
-            self.cache.cpu_partial_slabs(),
-            drain,
-        );
+        let limit = if DRAIN {
+            self.cache.cpu_partial_slabs()
+        } else {
+            0
+        };
+        let decision = push_decision(first.map(|(_, slabs)| slabs), limit, DRAIN);
         let (next, detached) = match first {
             // INVARIANT: the whole list leaves this CPU; its slabs stay
             // frozen and are reachable from nowhere else.
@@ -346,9 +352,17 @@ pub unsafe extern "C" fn slub_rust_put_cpu_partial(
     // SAFETY: the caller holds the lock of this CPU's list of `cache`, whose
     // head is `head`, for the whole call.
     let list = unsafe { CpuPartialList::from_locked(&cache, head) };
+    // One test of `drain`, as C's one `drain &&`; inlined where `drain`
+    // is a known constant, the test folds away.
     // SAFETY: `slab` is a frozen slab of `cache` on no list, by the
     // caller's promise.
-    let detached = unsafe { list.push(slab, drain != 0) };
+    let detached = unsafe {
+        if drain != 0 {
+            list.push::<true>(slab)
+        } else {
+            list.push::<false>(slab)
+        }
+    };
     detached.map_or(ptr::null_mut(), DetachedList::into_raw)
 }
 
