@@ -216,15 +216,9 @@ bench_exact() {
 	[[ $parts != *" hugetlb "* ]] || bench_exact_hugetlb "$@"
 }
 bench_exact_hugetlb() {
-	local log
-	say "hugetlb bulk free, ${1:-test} image, exact: N = $hmid, HVO on and off, 1 vCPU"
-	log=$LOGS/bench-hugetlb-$1icount-1.log
-	MMRUST_FLAVOR=$1 MMRUST_QEMU_ARGS=$ICOUNT MMRUST_MEM=${MMRUST_BENCH_HUGETLB_ICOUNT_MEM:-$hmem} \
-		MMRUST_SMP=1 MMRUST_BOOT_TIMEOUT=${MMRUST_BENCH_ICOUNT_TIMEOUT:-1800} \
-		"$TOP/tools/testing/mmrust/boot.sh" bench "$log" \
-		mmrust.bench=hugetlb mmrust.bench_n=$hmid mmrust.bench_impls=rust,c \
-		mmrust.bench_gp=polled mmrust.bench_reps=${MMRUST_BENCH_HUGETLB_ICOUNT_REPS:-4} kunit.enable=0 || true
-	grep -q 'hugetlb_bench: impl=' "$log" || say "  no hugetlb results in $log"
+	local log=$LOGS/bench-hugetlb-$1icount-1.log
+	say "hugetlb bulk free, ${1:-test} image, exact: N = $hmid, HVO on and off, $ismp vCPU(s)"
+	hugetlb_icount_boot "$log" "$1" $hmid polled "${MMRUST_BENCH_HUGETLB_ICOUNT_REPS:-4}"
 	for hvo in 1 0; do
 		printf 'bench: hugetlb_free_rust_over_c_insns_hvo%s_n%s_%s = %s\n' $hvo $hmid "$2" \
 			"$(ratio "$(hstat "$1icount" rust $hvo $hmid outside_ns polled)" \
@@ -249,6 +243,21 @@ hboots=${MMRUST_BENCH_HUGETLB_BOOTS:-3}   # boots
 hreps=${MMRUST_BENCH_HUGETLB_REPS:-5}     # repetitions inside one boot
 hmid=${MMRUST_BENCH_HUGETLB_MID:-512}     # N of the headlines, the RCU and vCPU runs
 [ "$quick" = 0 ] || hmid=${hsizes%%,*}
+# The exact boots (below, and the LTO part's): guest size and vCPUs.
+imem=${MMRUST_BENCH_HUGETLB_ICOUNT_MEM:-$hmem}
+ismp=${MMRUST_BENCH_HUGETLB_ICOUNT_SMP:-1}
+# hugetlb_icount_boot <log> <flavour> <sizes> <gp> <reps> [param...]: one
+# boot of the hugetlb benchmark under icount, Rust and C alternating.
+hugetlb_icount_boot() {
+	local log=$1 flavour=$2 sizes=$3 gp=$4 reps=$5
+	shift 5
+	MMRUST_FLAVOR=$flavour MMRUST_QEMU_ARGS=$ICOUNT MMRUST_MEM=$imem MMRUST_SMP=$ismp \
+		MMRUST_BOOT_TIMEOUT=${MMRUST_BENCH_ICOUNT_TIMEOUT:-1800} \
+		"$TOP/tools/testing/mmrust/boot.sh" bench "$log" \
+		mmrust.bench=hugetlb mmrust.bench_n="$sizes" mmrust.bench_impls=rust,c \
+		mmrust.bench_gp="$gp" mmrust.bench_reps="$reps" "$@" kunit.enable=0 || true
+	grep -q 'hugetlb_bench: impl=' "$log" || say "  no hugetlb results in $log"
+}
 [ "$only" != lto ] || { bench_lto; exit 0; }
 say "hugetlb bulk free: grow to N 2 MiB pages, shrink to 0, HVO on/off, Rust and C" \
 	"alternating in each boot ($hmem guest; $hboots boots, $hreps repetitions each)"
@@ -320,20 +329,13 @@ done
 # to a few instructions.
 isizes=${MMRUST_BENCH_HUGETLB_ICOUNT_N:-64,512,4096}
 ireps=${MMRUST_BENCH_HUGETLB_ICOUNT_REPS:-4}
-imem=${MMRUST_BENCH_HUGETLB_ICOUNT_MEM:-$hmem}
-ismp=${MMRUST_BENCH_HUGETLB_ICOUNT_SMP:-1}
 [ "$quick" = 0 ] || isizes=$hsizes ireps=1 imem=$hmem
 say "hugetlb bulk free, exact (instructions, QEMU $ICOUNT): N = $isizes, two boots," \
 	"$ireps repetitions each, $ismp vCPU(s), Rust and C alternating, grace period polled and sync"
 for run in 1 2; do
 	log=$LOGS/bench-hugetlb-icount$run-1.log start=$(date +%s)
-	MMRUST_QEMU_ARGS=$ICOUNT MMRUST_MEM=$imem MMRUST_SMP=$ismp MMRUST_BOOT_TIMEOUT=${MMRUST_BENCH_ICOUNT_TIMEOUT:-1800} \
-		"$TOP/tools/testing/mmrust/boot.sh" bench "$log" \
-		mmrust.bench=hugetlb mmrust.bench_n=$isizes mmrust.bench_impls=rust,c \
-		mmrust.bench_gp=polled,sync mmrust.bench_reps=$ireps mmrust.bench_breakdown=$hmid \
-		kunit.enable=0 || true
+	hugetlb_icount_boot "$log" "" "$isizes" polled,sync "$ireps" mmrust.bench_breakdown=$hmid
 	say "  run $run: $(( $(date +%s) - start ))s (console: $log)"
-	grep -q 'hugetlb_bench: impl=' "$log" || say "  no hugetlb results in $log"
 done
 ki() { [ -z "$1" ] || awk -v v="$1" 'BEGIN {printf "%.1f", v / 1000}'; }
 printf '  exact (k instructions; run 1 | run 2):\n  %-5s %-4s %6s %-6s %21s %21s %21s\n' \

@@ -64,6 +64,40 @@ for clock in wall icount; do
 	done
 done
 printf '%s\n' "${lines[@]}"
+# Seed 002's own comparison: contpte compiled in against a kernel built
+# without it (MMRUST_FLAVOR=nocontpte, configs/nocontpte.config, built
+# here), exactly: the switch of one image cannot show what the 6.12
+# wrappers cost when they find nothing to fold.  Not in QUICK=1 (make
+# test), which would build a fifth image for it.
+if [ "${MMRUST_BENCH_CONTPTE_BUILTIN:-$([ "${QUICK:-0}" = 1 ] && echo 0 || echo 1)}" = 1 ]; then
+	say "contpte built in against compiled out: building the arm64 image without contpte"
+	MMRUST_FLAVOR=nocontpte "$TOP/tools/testing/mmrust/build.sh" >&2
+	log=$LOGS/bench-contpte-out-icount.log start=$(date +%s)
+	say "contpte compiled out (icount): $mib MiB, order0 / 64k / order9, $icount_rounds rounds"
+	MMRUST_FLAVOR=nocontpte MMRUST_QEMU_ARGS="-icount shift=0,sleep=off" \
+		MMRUST_BOOT_TIMEOUT=${MMRUST_BENCH_CONTPTE_TIMEOUT:-2400} \
+		"$TOP/tools/testing/mmrust/boot.sh" bench "$log" mmrust.bench=contpte \
+		mmrust.bench_mib="$mib" mmrust.bench_rounds="$icount_rounds" kunit.enable=0 || true
+	say "  $(( $(date +%s) - start ))s (console: $log)"
+	grep -q '^contpte_bench: .*contpte=out .*fork_ns=' "$log" || say "  no results in $log"
+	ptes=$(( mib * 256 ))
+	per_pte() { awk -v v="$1" -v n=$ptes 'BEGIN {if (v != "") printf "%.2f", v / n}'; }
+	echo "  built in (contpte on) against compiled out, exact (k insns; per PTE: insns / $ptes PTEs):"
+	printf '  %-7s %10s %10s %8s %10s %10s %8s\n' kind fork_in fork_out ratio munmap_in munmap_out ratio
+	for kind in order0 64k order9; do
+		fin=$(cstat icount $kind on fork_ns) fout=$(cstat out-icount $kind out fork_ns)
+		min=$(cstat icount $kind on munmap_ns) mout=$(cstat out-icount $kind out munmap_ns)
+		[ -n "$fin" ] && [ -n "$fout" ] || continue
+		printf '  %-7s %10s %10s %8s %10s %10s %8s\n' $kind "$(us "$fin")" "$(us "$fout")" \
+			"$(ratio "$fin" "$fout")" "$(us "$min")" "$(us "$mout")" "$(ratio "$min" "$mout")"
+		printf 'bench: contpte_fork_%s_built_in_over_out = %s\n' $kind "$(ratio "$fin" "$fout")"
+		printf 'bench: contpte_munmap_%s_built_in_over_out = %s\n' $kind "$(ratio "$min" "$mout")"
+		printf 'bench: contpte_fork_%s_insns_per_pte_%s = %s\n' $kind in "$(per_pte "$fin")" \
+			$kind out "$(per_pte "$fout")"
+		printf 'bench: contpte_munmap_%s_insns_per_pte_%s = %s\n' $kind in "$(per_pte "$min")" \
+			$kind out "$(per_pte "$mout")"
+	done
+fi
 # Headlines: the exact measure (icount); the wall-clock ratios are above.
 for kind in order0 order9; do
 	eval "f=\${fork_${kind}_icount:-n/a} m=\${munmap_${kind}_icount:-n/a}"

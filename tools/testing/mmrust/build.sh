@@ -17,7 +17,37 @@ log=$LOGS/build.log
 "${KMAKE[@]}" rustavailable > "$log" 2>&1 || { cat "$log"; die "Rust toolchain not usable by the kernel"; }
 
 stamp=$BUILD/.mmrust-fragment
-if [ ! -f "$BUILD/.config" ] || ! cmp -s "$frag" "$stamp"; then
+if [ -n "${DERIVE_FROM:-}" ]; then
+	# A flavour that only turns options off (nocontpte): the image
+	# DERIVE_FROM's .config with the fragment's "=n" lines applied by
+	# olddefconfig, so that nothing else differs (allnoconfig would turn
+	# off what EXPERT, which those options' prompts need, puts behind a
+	# prompt).  The build directory starts as a copy of that image's, so
+	# that only what the options touch is compiled again.
+	[ -f "$DERIVE_FROM/.config" ] ||
+		die "$NAME derives from the image in $DERIVE_FROM: build that first (make build ARCH=$MMRUST_ARCH)"
+	if [ ! -f "$BUILD/.config" ]; then
+		say "starting $BUILD as a copy of $DERIVE_FROM"
+		cp -a "$DERIVE_FROM/." "$BUILD/"
+	fi
+	off=$(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=n$/\1/p' "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config")
+	cp "$DERIVE_FROM/.config" "$BUILD/.mmrust-derived.new"
+	# shellcheck disable=SC2046 # one --disable per option
+	"$SRC/scripts/config" --file "$BUILD/.mmrust-derived.new" --enable EXPERT \
+		$(for o in $off; do echo --disable "$o"; done)
+	if ! cmp -s "$BUILD/.mmrust-derived.new" "$BUILD/.mmrust-derived"; then
+		say "configuring $BUILD: $DERIVE_FROM/.config with$(printf ' %s' $off) off"
+		cp "$BUILD/.mmrust-derived.new" "$BUILD/.config"
+		"${KMAKE[@]}" olddefconfig >> "$log" 2>&1 || { tail -20 "$log"; die "olddefconfig failed"; }
+		for o in $off; do
+			! grep -q "^CONFIG_$o=" "$BUILD/.config" || die "config: $o is not off in $BUILD/.config"
+		done
+		say "  options that differ from $DERIVE_FROM: $(diff <(grep '^CONFIG_' "$DERIVE_FROM/.config" | sort) \
+			<(grep '^CONFIG_' "$BUILD/.config" | sort) | sed -n 's/^[<>] CONFIG_\([^=]*\)=.*/\1/p' |
+			sort -u | tr '\n' ' ')"
+		cp "$BUILD/.mmrust-derived.new" "$BUILD/.mmrust-derived"
+	fi
+elif [ ! -f "$BUILD/.config" ] || ! cmp -s "$frag" "$stamp"; then
 	say "configuring $BUILD from $MMRUST_ARCH.config${MMRUST_FLAVOR:+ and $MMRUST_FLAVOR.config}"
 	# allnoconfig with the fragment: every symbol it does not name is
 	# off, unless the base turns it on without a prompt.

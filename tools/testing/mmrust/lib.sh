@@ -38,7 +38,13 @@ debug) NAME=$MMRUST_ARCH-debug EXTRA=$CACHE/initramfs-extra-$NAME ;;
 # (configs/lto.config), built with rustc-web 1.85 (LLVM 19, setup.sh).
 lto) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the lto image is x86_64 only\n' >&2; exit 1; }
 	NAME=$MMRUST_ARCH-lto EXTRA=$CACHE/initramfs-extra-$NAME ;;
-*) printf 'error: unknown image flavour %s (debug, lto or none)\n' "$MMRUST_FLAVOR" >&2; exit 1 ;;
+# nocontpte (arm64): the test image without contpte (configs/nocontpte.config),
+# the baseline of the contpte benchmark's built-in/out comparison; its
+# configuration is the arm64 image's with those options off (DERIVE_FROM).
+nocontpte) [ "$MMRUST_ARCH" = arm64 ] || { printf 'error: the nocontpte image is arm64 only\n' >&2; exit 1; }
+	NAME=$MMRUST_ARCH-nocontpte EXTRA=$CACHE/initramfs-extra-$NAME
+	DERIVE_FROM=$CACHE/build/$MMRUST_ARCH ;;
+*) printf 'error: unknown image flavour %s (debug, lto, nocontpte or none)\n' "$MMRUST_FLAVOR" >&2; exit 1 ;;
 esac
 # Debian's rustc-web of the LTO image (LLVM 19, as clang-19 and ld.lld-19).
 RUST_LTO_VERSION=1.85.0+dfsg3-1~deb12u3
@@ -60,7 +66,7 @@ KMAKE=(make -C "$SRC" O="$BUILD" ARCH="$MMRUST_ARCH" LLVM=-19 "CC=ccache clang-1
        CLIPPY_DRIVER=/usr/bin/clippy-driver -j"$(nproc)")
 
 # median: of the numbers on standard input; ratio <a> <b>: a / b, 3 decimals.
-median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else printf "%.6g\n", (v[NR/2]+v[NR/2+1])/2}'; }
+median() { sort -g | awk '{v[NR]=$1} END {if (!NR) exit; if (NR%2) print v[(NR+1)/2]; else printf "%.6g\n", (v[NR/2]+v[NR/2+1])/2}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.3f", a / b; else print "n/a"}'; }
 
 say() { printf '==> %s\n' "$*" >&2; }

@@ -348,6 +348,24 @@ def contpte(r):
                 for k in kinds]
         r.out(f"{unit}:", "")
         r.table(["region", "fork on", "fork off", "on/off", "munmap on", "munmap off", "on/off"], rows)
+    if r.has("contpte_fork_order0_built_in_over_out"):
+        # The seed's "contpte-fold" row against its baseline, a kernel
+        # without contpte, Ampere Altra bare metal (report_seeds.md, seed
+        # 002): fork +4.6 % / -1.8 %, munmap +0.1 % / +0.8 % (order-0 /
+        # order-9); it has no 64 KiB row.
+        seed = {"order0": ("1.046", "1.001"), "64k": ("-", "-"), "order9": ("0.982", "1.008")}
+        r.out("Built in (contpte on) against an image built without contpte "
+              "(`CONFIG_ARM64_CONTPTE=n`, otherwise the same configuration), as the seed compares "
+              "against its baseline.  Ours: exact (QEMU `-icount`), arm64 TCG on the host named at the "
+              "top, with instructions per PTE of the mapped region; the seed's: its final series "
+              "(\"contpte-fold\") over its baseline, wall clock on Ampere Altra bare metal:", "")
+        rows = [[k, r.fmt(f"contpte_fork_{k}_built_in_over_out", 3), seed[k][0],
+                 r.fmt(f"contpte_fork_{k}_insns_per_pte_in"), r.fmt(f"contpte_fork_{k}_insns_per_pte_out"),
+                 r.fmt(f"contpte_munmap_{k}_built_in_over_out", 3), seed[k][1],
+                 r.fmt(f"contpte_munmap_{k}_insns_per_pte_in"), r.fmt(f"contpte_munmap_{k}_insns_per_pte_out")]
+                for k in kinds]
+        r.table(["region", "fork in/out", "seed (Altra)", "fork insns/PTE in", "out",
+                 "munmap in/out", "seed (Altra)", "munmap insns/PTE in", "out"], rows)
     fig, a = plt.subplots(figsize=(7, 4))
     labels = [f"{op} {k}" for op in ("fork", "munmap") for k in kinds]
     xs = range(len(labels))

@@ -421,8 +421,8 @@ DEBUG_PARAMS="debug_pagealloc=on init_on_free=1 no5lvl"
 # test_debug: the x86_64 debug image (configs/debug.config: KASAN, lockdep,
 # DEBUG_VM, DEBUG_LIST, DEBUG_PAGEALLOC, kmemleak, UBSAN): the KUnit suites
 # and the boot tests, the new implementations and the originals, in two
-# boots side by side (a TCG guest keeps about one host core busy; one
-# after the other they took 867 s and 843 s at 6130093); any report fails
+# boots side by side (a TCG guest keeps about one host core busy, and
+# there are two); any report fails
 # dmesg_clean or kmemleak_clean.  The c boot's progress lines are shown
 # when it ends.
 test_debug() {
