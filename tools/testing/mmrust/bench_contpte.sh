@@ -51,7 +51,7 @@ for clock in wall icount; do
 		printf '  %-7s %10s %10s %8s %10s %10s %8s %6s %6s\n' $kind "$(us "$fo")" "$(us "$ff")" \
 			"$rf" "$(us "$mo")" "$(us "$mf")" "$rm" "$(cstat $clock $kind on map)" \
 			"$(cstat $clock $kind on fold)"
-		sfx=""; [ $clock = wall ] || sfx=_icount
+		sfx=_$clock
 		lines+=("bench: contpte_fork_${kind}_on${sfx} = $(us "$fo") $unit"
 			"bench: contpte_fork_${kind}_off${sfx} = $(us "$ff") $unit"
 			"bench: contpte_munmap_${kind}_on${sfx} = $(us "$mo") $unit"

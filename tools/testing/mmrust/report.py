@@ -341,7 +341,7 @@ def clearing(r):
 def contpte(r):
     r.out("## arm64 contpte: fork and munmap, on vs off (seed 002)", "")
     kinds = ("order0", "64k", "order9")
-    for clock, unit in (("_icount", "k guest instructions, icount"), ("", "us, guest wall clock")):
+    for clock, unit in (("_icount", "k guest instructions, icount"), ("_wall", "us, guest wall clock")):
         rows = [[k, r.fmt(f"contpte_fork_{k}_on{clock}"), r.fmt(f"contpte_fork_{k}_off{clock}"),
                  r.fmt(f"contpte_fork_{k}_on_over_off{clock}", 3), r.fmt(f"contpte_munmap_{k}_on{clock}"),
                  r.fmt(f"contpte_munmap_{k}_off{clock}"), r.fmt(f"contpte_munmap_{k}_on_over_off{clock}", 3)]
@@ -369,7 +369,7 @@ def contpte(r):
     fig, a = plt.subplots(figsize=(7, 4))
     labels = [f"{op} {k}" for op in ("fork", "munmap") for k in kinds]
     xs = range(len(labels))
-    for off, clock, name in ((-0.2, "_icount", "exact (icount)"), (0.2, "", "wall clock")):
+    for off, clock, name in ((-0.2, "_icount", "exact (icount)"), (0.2, "_wall", "wall clock")):
         a.bar([x + off for x in xs],
               [r.v(f"contpte_{op}_{k}_on_over_off{clock}") or 0 for op in ("fork", "munmap") for k in kinds],
               0.4, label=name)
