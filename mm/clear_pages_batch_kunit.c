@@ -25,8 +25,8 @@
 
 #define PATTERN		0xa5
 #define BATCH		PROCESS_PAGES_NON_PREEMPT_BATCH
-/* A user address aligned to every folio size used here. */
-#define TEST_UADDR	(0x7f0000000000UL)
+/* A user address aligned to every folio size used here, on 32-bit too. */
+#define TEST_UADDR	(1UL * SZ_1G)
 
 /* clear_pages() and the variants it may pick, each called directly. */
 enum variant {
@@ -96,10 +96,11 @@ static void test_clear_pages_zeroes_only_the_range(struct kunit *test)
 		1, 2, 511, 512, 513, BATCH - 1, BATCH, BATCH + 1,
 	};
 	enum variant v = *(const enum variant *)test->param_value;
-	unsigned int i;
+	/* The longest range and a guard page on each side. */
+	unsigned int i, pages = max(513, BATCH + 1) + 2;
 	u8 *buf;
 
-	buf = vmalloc((BATCH + 3) * PAGE_SIZE);
+	buf = vmalloc(pages * PAGE_SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	for (i = 0; i < ARRAY_SIZE(lengths); i++) {
 		unsigned int n = lengths[i];
@@ -347,15 +348,24 @@ static unsigned long expected_calls(const struct recording *r, unsigned int unit
 	return calls;
 }
 
-/* Every page once, the window around the hint after everything else. */
+/*
+ * Every page once, the window around the hint after everything else: the
+ * last call ends the window, and is the whole window where the calls may
+ * be as long (a unit of one page, the generic batch, clears it page by
+ * page).
+ */
 static void expect_hot_window_last(struct kunit *test, struct recording *r,
 				   unsigned long hint)
 {
 	KUNIT_EXPECT_EQ(test, bitmap_weight(r->seen, r->nr), r->nr);
 	KUNIT_EXPECT_EQ(test, r->twice, 0);
 	KUNIT_EXPECT_EQ(test, r->outside_after_hot, 0);
-	KUNIT_EXPECT_LE(test, r->last_first, hint);
-	KUNIT_EXPECT_GT(test, r->last_first + r->last_n, hint);
+	KUNIT_EXPECT_LE(test, r->lo, hint);
+	KUNIT_EXPECT_GT(test, r->hi, hint);
+	KUNIT_EXPECT_GE(test, r->last_first, r->lo);
+	KUNIT_EXPECT_EQ(test, r->last_first + r->last_n, r->hi);
+	if (r->max_call >= r->hi - r->lo)
+		KUNIT_EXPECT_EQ(test, r->last_first, r->lo);
 }
 
 /*
@@ -380,13 +390,20 @@ static void test_hot_window_cleared_last(struct kunit *test)
 }
 
 /*
+ * A folio that the batch splits into several calls per range: 1 GiB where
+ * the batch is 32 MiB, 2 MiB where the architecture has no clear_pages()
+ * and the batch is one page (then every call clears one page).
+ */
+#define CHUNKED_ORDER	(BATCH > 1 ? PUD_ORDER : PMD_ORDER)
+
+/*
  * Not preemptible: each range in ceil(pages / batch) calls, as many
- * reschedule points, none longer than the batch; on a 1 GiB folio, and on
- * a 2 MiB folio with the unit lowered to 64 pages.
+ * reschedule points, none longer than the batch; on a folio of
+ * CHUNKED_ORDER, and on a 2 MiB folio with the unit lowered to 64 pages.
  */
 static void test_voluntary_chunks_at_the_batch(struct kunit *test)
 {
-	struct folio *folio = get_test_folio(test, PUD_ORDER);
+	struct folio *folio = get_test_folio(test, CHUNKED_ORDER);
 	unsigned long hint = folio_nr_pages(folio) / 3;
 	unsigned int unit = clear_pages_unit(0);
 	struct recording *r = record(test, folio, hint);
@@ -403,7 +420,7 @@ static void test_voluntary_chunks_at_the_batch(struct kunit *test)
 /* Preemptible: one call and one reschedule point per range. */
 static void test_full_one_call_per_range(struct kunit *test)
 {
-	struct folio *folio = get_test_folio(test, PUD_ORDER);
+	struct folio *folio = get_test_folio(test, CHUNKED_ORDER);
 	unsigned long hint = folio_nr_pages(folio) / 3;
 	unsigned int unit = clear_pages_unit(CLEAR_PAGES_PREEMPTIBLE);
 	struct recording *r = record(test, folio, hint);
@@ -422,7 +439,7 @@ static void test_full_one_call_per_range(struct kunit *test)
  */
 static void test_folio_zero_user_follows_preempt_model(struct kunit *test)
 {
-	struct folio *folio = get_test_folio(test, PUD_ORDER);
+	struct folio *folio = get_test_folio(test, CHUNKED_ORDER);
 	unsigned long hint = folio_nr_pages(folio) - 1;
 	bool full = preempt_model_preemptible();
 	struct recording *r;
@@ -449,6 +466,8 @@ static void test_unit_setting(struct kunit *test)
 {
 	struct folio *folio = get_test_folio(test, PMD_ORDER);
 	unsigned long hint = folio_nr_pages(folio) / 2;
+	/* A unit below the batch (the batch itself where it is one page). */
+	unsigned int unit = min(64, BATCH);
 	struct recording *r;
 
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, reset_unit, NULL));
@@ -458,15 +477,15 @@ static void test_unit_setting(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, clear_pages_set_unit(UINT_MAX), -EINVAL);
 	KUNIT_EXPECT_EQ(test, clear_pages_unit(CLEAR_PAGES_PREEMPTIBLE), UINT_MAX);
 
-	KUNIT_ASSERT_EQ(test, clear_pages_set_unit(64), 0);
-	KUNIT_EXPECT_EQ(test, clear_pages_unit(0), 64);
-	KUNIT_EXPECT_EQ(test, clear_pages_unit(CLEAR_PAGES_PREEMPTIBLE), 64);
+	KUNIT_ASSERT_EQ(test, clear_pages_set_unit(unit), 0);
+	KUNIT_EXPECT_EQ(test, clear_pages_unit(0), unit);
+	KUNIT_EXPECT_EQ(test, clear_pages_unit(CLEAR_PAGES_PREEMPTIBLE), unit);
 	r = record(test, folio, hint);
 	mm_impl_switch_kunit_use(test, &clear_pages_switch, 1);
 	folio_zero_user(folio, TEST_UADDR + hint * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, clear_pages_set_unit(0), 0);
-	KUNIT_EXPECT_EQ(test, r->calls, expected_calls(r, 64));
-	KUNIT_EXPECT_LE(test, r->max_call, 64);
+	KUNIT_EXPECT_EQ(test, r->calls, expected_calls(r, unit));
+	KUNIT_EXPECT_LE(test, r->max_call, unit);
 	KUNIT_EXPECT_EQ(test, clear_pages_unit(0), BATCH);
 }
 
@@ -570,7 +589,7 @@ static void test_clearing_yields_to_a_thread_on_its_cpu(struct kunit *test)
 
 	if (preempt_model_preemptible())
 		kunit_skip(test, "preempt=full: the clearing is preempted anywhere");
-	folio = get_test_folio(test, PUD_ORDER);
+	folio = get_test_folio(test, CHUNKED_ORDER);
 	hint = folio_nr_pages(folio) / 3;
 	w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, w);
@@ -611,7 +630,8 @@ static void test_clearing_yields_to_a_thread_on_its_cpu(struct kunit *test)
  * arm64 bring a clear_pages() of their own (a string operation, a DC ZVA
  * loop: patches 0015 and 0018), so one call may clear 32 MiB, 8192 pages of
  * 4 KiB; any other architecture gets the generic loop of clear_page() and
- * a batch of one page.
+ * a batch of one page: the matrix boots this suite on i386 to see it
+ * (tools/testing/mmrust/matrix.sh, generic-clear-pages).
  */
 static void test_batch_follows_the_arch(struct kunit *test)
 {
@@ -621,6 +641,8 @@ static void test_batch_follows_the_arch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, range != clear_pages_generic, arch_range);
 	KUNIT_EXPECT_EQ(test, PROCESS_PAGES_NON_PREEMPT_BATCH,
 			arch_range ? SZ_32M / PAGE_SIZE : 1);
+	/* What a kernel that is not preemptible clears per call. */
+	KUNIT_EXPECT_EQ(test, clear_pages_unit(0), arch_range ? SZ_32M / PAGE_SIZE : 1);
 	if (arch_range && PAGE_SIZE == SZ_4K)
 		KUNIT_EXPECT_EQ(test, PROCESS_PAGES_NON_PREEMPT_BATCH, 8192);
 }

@@ -173,6 +173,46 @@ minimal_linked() {
 	[ ! -f "$b/.mmrust-build.log" ] || cat "$b/.mmrust-build.log" >> "$log"
 }
 
+# generic_clear_pages: the one configuration the x86_64 and arm64 images
+# cannot be, an architecture without clear_pages() of its own (i386,
+# configs/i386-generic.config): linked and booted, to run the KUnit suite
+# clear_pages_batch, where clear_pages() is the generic loop and the batch
+# one page.  The console goes to $GENERIC_KUNIT_LOG, which test.sh counts
+# case by case (label matrix/i386/kunit); the cell itself is the build.
+GENERIC_KUNIT_LOG=$LOGS/matrix-i386-kunit.log
+generic_clear_pages() {
+	local b=$CACHE/build/matrix-i386 start=$(date +%s) l w n
+	local mk=("${KMAKE[@]/#O=*/O=$b}")
+	mk=("${mk[@]/#ARCH=*/ARCH=i386}")
+	mkdir -p "$b"
+	say "matrix i386: generic clear_pages(): building and booting the KUnit suite clear_pages_batch"
+	grep '^CONFIG_' "$MTOP/configs/i386-generic.config" > "$b/.mmrust-allconfig"
+	if ! cmp -s "$b/.mmrust-allconfig" "$b/.mmrust-fragment"; then
+		rm -f "$b/.config"
+		"${mk[@]}" KCONFIG_ALLCONFIG="$b/.mmrust-allconfig" allnoconfig > "$b/.mmrust-configure.log" 2>&1 ||
+			{ cell i386 generic-clear-pages "FAILED (config)" "allnoconfig failed"; return; }
+		for l in $(cat "$b/.mmrust-allconfig"); do
+			grep -qx "$l" "$b/.config" ||
+				{ cell i386 generic-clear-pages "FAILED (config)" "$l did not hold"; return; }
+		done
+		cp "$b/.mmrust-allconfig" "$b/.mmrust-fragment"
+	fi
+	if ! "${mk[@]}" bzImage > "$b/.mmrust-build.log" 2>&1; then
+		cell i386 generic-clear-pages "FAILED (build)" "$(grep -E 'error|Error' "$b/.mmrust-build.log" | head -20)"
+		return
+	fi
+	w=$(warnings "$b/.mmrust-build.log")
+	n=$(grep -cE '^  (CC|AS) ' "$b/.mmrust-build.log" || true)
+	[ -z "$w" ] || { cell i386 generic-clear-pages "FAILED (warning)" "$w"; return; }
+	# No init: the suite runs before it, then the kernel panics and
+	# QEMU exits (panic=-1, -no-reboot).
+	timeout 600 qemu-system-i386 -M pc -cpu max -smp 2 -m 1G -nographic -no-reboot -nic none \
+		-kernel "$b/arch/x86/boot/bzImage" \
+		-append "console=ttyS0 panic=-1 kunit.filter_glob=clear_pages_batch" \
+		> "$GENERIC_KUNIT_LOG" 2>&1 || true
+	cell i386 generic-clear-pages "ok ($n objects, booted: KUnit in $GENERIC_KUNIT_LOG, $(( $(date +%s) - start ))s)"
+}
+
 # matrix.sh --warnings <build log>: the overlay's warnings in one build's
 # log (test.sh: the images' builds), nothing when there are none.
 if [ "${1:-}" = --warnings ]; then
@@ -229,6 +269,14 @@ for arch in ${MMRUST_ARCHES:-$MMRUST_ARCH}; do
 		cat "$b/.mmrust-build.log" >> "$log"
 	done < <(configs "$arch")
 done
+
+# After x86_64's cells: i386 is an x86 configuration.
+rm -f "$GENERIC_KUNIT_LOG"
+if [[ " ${MMRUST_ARCHES:-$MMRUST_ARCH} " == *" x86_64 "* ]] && wanted generic-clear-pages; then
+	MMRUST_ARCH=x86_64
+	. "$MTOP/lib.sh"
+	generic_clear_pages
+fi
 
 echo "configuration matrix (the objects the overlay adds or patches; the test images link everything on):"
 printf '%s\n' "${rows[@]}"

@@ -6,9 +6,11 @@
 # input (x86_64), 'make bench QUICK=1', and the patch series ('make
 # series') applied to the plain base.  Ends with one line "N passed, N
 # failed, N skipped" (a skip not listed in expected-skips is a failure).
-#   test.sh [kunit|boot|all|debug|stress|parse-selftest]   (debug: the
-#   x86_64 debug image only; stress: 'make stress'; parse-selftest: the
-#   result parsing on synthetic logs, no kernel: selftest-parse.sh)
+#   test.sh [kunit|boot|all|debug|lto|matrix|stress|parse-selftest]
+#   (debug: the x86_64 debug image only; lto: the LTO image only; matrix:
+#   the configuration matrix only, MMRUST_MATRIX_ONLY as matrix.sh takes
+#   it; stress: 'make stress'; parse-selftest: the result parsing on
+#   synthetic logs, no kernel: selftest-parse.sh)
 . "$(dirname "$0")/lib.sh"
 
 what=${1:-all}
@@ -296,6 +298,10 @@ matrix_check() {
 	done < <(echo "$out" | sed -n '/^configuration matrix/,$p' | tail -n +2)
 	grep -q '^configuration matrix' <<< "$out" ||
 		verdict matrix configuration_matrix_ran 1 "matrix.sh printed no table"
+	# The i386 cell booted the clearing's KUnit suite: its cases, each.
+	if grep -q '^i386 *generic-clear-pages *ok' <<< "$out"; then
+		kunit_results "$LOGS/matrix-i386-kunit.log" matrix/i386/kunit
+	fi
 }
 
 # 'make bench QUICK=1' for one architecture (arm64: its contpte part):
@@ -576,6 +582,9 @@ elif [ "$what" = debug ]; then
 	test_debug
 elif [ "$what" = lto ]; then
 	test_lto
+elif [ "$what" = matrix ]; then
+	"$TOP/tools/testing/mmrust/matrix.sh" > "$LOGS/matrix-only.log" 2>&1 || true
+	matrix_check "$LOGS/matrix-only.log"
 elif [ "$what" = all ]; then
 	# 'make test': the first architecture's image is built (make); the
 	# rest, the debug image and the matrix build behind its boots.
