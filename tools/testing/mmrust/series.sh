@@ -15,8 +15,18 @@ plan=$TOP/patches/overlay
 manifest=$CACHE/manifest
 [ -f "$manifest" ] && [ -d "$SRC" ] || die "no prepared tree: run 'make prepare'"
 
-export GIT_AUTHOR_NAME=mmrust GIT_AUTHOR_EMAIL=mmrust@example.org
-export GIT_COMMITTER_NAME=mmrust GIT_COMMITTER_EMAIL=mmrust@example.org
+# Author and Signed-off-by of every patch: MMRUST_SIGNOFF="Name <email>",
+# else git's user.name and user.email, else the placeholder mmrust
+# <mmrust@example.org> (replace it: a sign-off certifies the DCO).
+signoff=${MMRUST_SIGNOFF:-}
+if [ -z "$signoff" ] && n=$(git config user.name) && e=$(git config user.email); then
+	signoff="$n <$e>"
+fi
+signoff=${signoff:-mmrust <mmrust@example.org>}
+[[ $signoff =~ ^([^<]*[^<\ ])\ *\<([^>]+@[^>]+)\>$ ]] ||
+	die "MMRUST_SIGNOFF='$signoff': expected \"Name <email>\""
+export GIT_AUTHOR_NAME=${BASH_REMATCH[1]} GIT_AUTHOR_EMAIL=${BASH_REMATCH[2]}
+export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 export GIT_AUTHOR_DATE='2026-01-01 00:00:00 +0000' GIT_COMMITTER_DATE='2026-01-01 00:00:00 +0000'
 git_() { git -c init.defaultBranch=main -c core.autocrlf=false -c commit.gpgsign=false "$@"; }
 
@@ -40,7 +50,7 @@ used=$CACHE/series-used
 subject= body=
 flush() {  # commit the pending group of new files
 	[ -n "$subject" ] || return 0
-	(cd "$work" && git_ add -A && printf '%s\n\n%s\n' "$subject" "$body" | git_ commit -q -F -) ||
+	(cd "$work" && git_ add -A && printf '%s\n\n%s\n' "$subject" "$body" | git_ commit -q -s -F -) ||
 		die "patches/overlay: '$subject' adds nothing"
 	subject= body=
 }
@@ -78,7 +88,7 @@ while IFS= read -r line; do
 		# Its header: "Subject: [PATCH] <subject>", then the body up to "---".
 		awk 'NR == 1 { sub(/^Subject: (\[PATCH\] )?/, ""); print; next }
 		     /^---$/ { exit } { print }' "$TOP/patches/$p" |
-			(cd "$work" && git_ add -A && git_ commit -q -F -)
+			(cd "$work" && git_ add -A && git_ commit -q -s -F -)
 		;;
 	*) die "patches/overlay: cannot read '$line'" ;;
 	esac
