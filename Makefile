@@ -25,7 +25,7 @@ unexport ARCH
 # $(call step,<what it does>,<script and arguments>): one step, announced.
 step = @echo "==> $@: $(1)" && bash $(T)/$(2)
 
-.PHONY: all help setup prepare build build-debug build-lto test test-debug test-lto kunit boot run shell bench stress check series matrix rusttest mutants kunit-tool clean distclean
+.PHONY: all help setup prepare build build-debug build-lto test test-debug test-lto kunit boot run shell bench stress check series series-check matrix rusttest mutants kunit-tool clean distclean
 
 all: help
 
@@ -44,6 +44,7 @@ help:
 	@echo "              STRESS_SMP=\"2 4\" vCPU counts), on the x86_64 debug image"
 	@echo "make check    checkpatch, rustfmt and clippy on our code"
 	@echo "make series   the whole overlay as one git format-patch series against the plain base"
+	@echo "make series-check  each patch of the series applied in turn, its objects compiled, checkpatch --strict"
 	@echo "make matrix   the configuration matrix: every project option off in turn, RUST=n, ...;"
 	@echo "              part of make test"
 	@echo "make rusttest the host tests of the pure Rust (the SLUB decisions); part of make test"
@@ -105,6 +106,10 @@ matrix: prepare
 
 series: prepare
 	$(call step,the overlay as a patch series,series.sh)
+
+# Not part of make test: every step of the series compiled on its own.
+series-check: prepare
+	$(call step,each patch of the series applied and compiled in turn,series-check.sh)
 
 rusttest: setup
 	$(call step,host tests of the pure Rust,rusttest.sh)

@@ -71,3 +71,29 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.3f", a / b; else 
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# compile_objects <build dir> <objects...>: kbuild's single-object targets
+# with "${MK[@]}" (lib.sh's make on a tree, into <build dir>; matrix.sh,
+# series-check.sh).  "rust/" stands for the Rust crates, built first
+# whenever the configuration has Rust; the arch/*/lib objects go in a make
+# of their own, with -j1: a single target under arch/arm64/lib/ is reached
+# twice, through arch/arm64/ (core-y) and arch/arm64/lib/ (libs-y), and
+# with -j2 the two assembled clear_pages.o at once ("fixdep: error opening
+# file: arch/arm64/lib/.clear_pages.o.d", seen twice in the matrix).  No
+# make without a target: that would build the whole kernel.
+compile_objects() {
+	local b=$1 o main="" lib="" rust=""
+	shift
+	for o in "$@"; do
+		case $o in
+		rust/) rust=1 ;;
+		arch/*/lib/*) lib="$lib $o" ;;
+		*) main="$main $o" ;;
+		esac
+	done
+	if grep -q '^CONFIG_RUST=y' "$b/.config" && [ -n "$rust$main" ]; then
+		"${MK[@]}" rust/ || return
+	fi
+	# shellcheck disable=SC2086
+	{ [ -z "$main" ] || "${MK[@]}" $main; } && { [ -z "$lib" ] || "${MK[@]}" -j1 $lib; }
+}

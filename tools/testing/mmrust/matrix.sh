@@ -91,27 +91,8 @@ objects() {
 	done
 }
 
-# compile <build dir> <objects...>: kbuild's single-object targets, the
-# Rust crates first when the configuration has Rust (make rust/), and the
-# arch/*/lib objects in a make of their own, with -j1: a single target
-# under arch/arm64/lib/ is reached twice, through arch/arm64/ (core-y) and
-# arch/arm64/lib/ (libs-y), and with -j2 the two assembled clear_pages.o
-# at once ("fixdep: error opening file: arch/arm64/lib/.clear_pages.o.d",
-# seen twice in the matrix).
-compile() {
-	local b=$1 o main="" lib=""; shift
-	for o in "$@"; do
-		case $o in
-		arch/*/lib/*) lib="$lib $o" ;;
-		*) main="$main $o" ;;
-		esac
-	done
-	if grep -q '^CONFIG_RUST=y' "$b/.config"; then
-		"${MK[@]}" rust/ || return
-	fi
-	# shellcheck disable=SC2086
-	"${MK[@]}" $main && "${MK[@]}" -j1 $lib
-}
+# compile <build dir> <objects...>: lib.sh's compile_objects, with MK.
+compile() { compile_objects "$@"; }
 
 # configure <arch> <build dir> <changes...>: allnoconfig with the test
 # image's fragment and the changes; prints the changes that did not hold.
