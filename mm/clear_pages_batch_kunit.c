@@ -163,7 +163,8 @@ static struct folio *get_test_folio(struct kunit *test, unsigned int order)
 		if (hugetlb_bulk_set_pool_size(h, tf->pool_before + 1) ||
 		    READ_ONCE(h->nr_huge_pages) != tf->pool_before + 1) {
 			hugetlb_bulk_set_pool_size(h, tf->pool_before);
-			kunit_skip(test, "no room for a 1 GiB hugetlb page (boot with hugetlb_cma=1G)");
+			kunit_skip(test,
+				   "no room for a 1 GiB hugetlb page (boot with hugetlb_cma=1G)");
 		}
 		tf->folio = alloc_hugetlb_folio_nodemask(h, NUMA_NO_NODE, NULL,
 							 htlb_alloc_mask(h), false);

@@ -334,10 +334,14 @@ struct failure_case {
 };
 
 static const struct failure_case failure_cases[] = {
-	{ "first", 1, 1, HUGETLB_BULK_FREE_RUST }, { "first", 1, 1, HUGETLB_BULK_FREE_C },
-	{ "middle", MIDDLE, 1, HUGETLB_BULK_FREE_RUST }, { "middle", MIDDLE, 1, HUGETLB_BULK_FREE_C },
-	{ "last", FAIL_N, 1, HUGETLB_BULK_FREE_RUST }, { "last", FAIL_N, 1, HUGETLB_BULK_FREE_C },
-	{ "every", 1, EVERY, HUGETLB_BULK_FREE_RUST }, { "every", 1, EVERY, HUGETLB_BULK_FREE_C },
+	{ "first", 1, 1, HUGETLB_BULK_FREE_RUST },
+	{ "first", 1, 1, HUGETLB_BULK_FREE_C },
+	{ "middle", MIDDLE, 1, HUGETLB_BULK_FREE_RUST },
+	{ "middle", MIDDLE, 1, HUGETLB_BULK_FREE_C },
+	{ "last", FAIL_N, 1, HUGETLB_BULK_FREE_RUST },
+	{ "last", FAIL_N, 1, HUGETLB_BULK_FREE_C },
+	{ "every", 1, EVERY, HUGETLB_BULK_FREE_RUST },
+	{ "every", 1, EVERY, HUGETLB_BULK_FREE_C },
 };
 
 static void failure_desc(const struct failure_case *c, char *desc)
@@ -363,7 +367,8 @@ static void test_bulk_free_restore_failure(struct kunit *test)
 	struct bulk_result r;
 
 	if (!hvo_on(test))
-		kunit_skip(test, "HVO is off (boot parameter or config): no vmemmap restore to fail");
+		kunit_skip(test,
+			   "HVO is off (boot parameter or config): no vmemmap restore to fail");
 	run_bulk_free(test, c->impl, FAIL_N, c->first, c->count, &r);
 	KUNIT_ASSERT_TRUE_MSG(test, r.hvo, "the pool's folios were not optimized");
 	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_FREES], 1);
@@ -438,11 +443,11 @@ static void test_bulk_free_rust_matches_c(struct kunit *test)
 }
 
 /*
- * A pool shrink while a migration's temporary folio exists counts that
- * folio as persistent and raises the surplus for it; freeing the folio
- * must take that surplus back (patches/0026), or the pool is left with
- * more surplus than pages for good.  The folio is the one a migration
- * target allocation gets from an empty pool.
+ * A migration's temporary folio is not persistent: a pool shrink while it
+ * exists must not raise the surplus for it, which its free would leave
+ * behind, the pool holding more surplus than pages for good (6.12 without
+ * patches/0026).  The folio is the one a migration target allocation gets
+ * from an empty pool.
  */
 static void test_temporary_folio_leaves_no_surplus(struct kunit *test)
 {
@@ -459,9 +464,9 @@ static void test_temporary_folio_leaves_no_surplus(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, READ_ONCE(h->nr_huge_pages), 1);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(h->surplus_huge_pages), 0);
 
-	/* The shrink finds the folio in use: it becomes surplus. */
+	/* The shrink leaves the folio alone: there is no persistent page. */
 	KUNIT_EXPECT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 0));
-	KUNIT_EXPECT_EQ(test, READ_ONCE(h->surplus_huge_pages), 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(h->surplus_huge_pages), 0);
 
 	folio_put(folio);
 	after = pool_state(h);
@@ -474,6 +479,47 @@ static void test_temporary_folio_leaves_no_surplus(struct kunit *test)
 		h->surplus_huge_pages_node[nid] -= after.surplus - after.nr;
 		spin_unlock_irq(&hugetlb_lock);
 	}
+}
+
+/*
+ * A shrink to a size above zero while a temporary folio is in use keeps
+ * that many persistent pages: with a persistent page and a temporary one
+ * in use, a pool of 1 is the persistent page, and it stays in the pool
+ * when both are freed.  Counted as persistent (6.12 without
+ * patches/0026), the temporary folio made the shrink put the persistent
+ * page into surplus, and its free then left the pool empty.
+ */
+static void test_temporary_folio_not_counted_by_a_shrink(struct kunit *test)
+{
+	struct hstate *h = test_hstate(test);
+	struct folio *persistent, *temporary;
+	struct pool_state after;
+
+	empty_pool(test, h);
+	KUNIT_ASSERT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 1));
+	KUNIT_ASSERT_EQ_MSG(test, READ_ONCE(h->nr_huge_pages), 1, "cannot allocate a huge page");
+	/* The pool's free page first, then a temporary one: the pool is empty. */
+	persistent = alloc_hugetlb_folio_nodemask(h, NUMA_NO_NODE, NULL, htlb_alloc_mask(h), false);
+	KUNIT_ASSERT_NOT_NULL(test, persistent);
+	KUNIT_EXPECT_FALSE(test, folio_test_hugetlb_temporary(persistent));
+	temporary = alloc_hugetlb_folio_nodemask(h, NUMA_NO_NODE, NULL, htlb_alloc_mask(h), false);
+	if (!temporary)
+		folio_put(persistent);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, temporary, "no 2 MiB page for a migration target");
+	KUNIT_EXPECT_TRUE(test, folio_test_hugetlb_temporary(temporary));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(h->nr_huge_pages), 2);
+
+	/* Already 1 persistent page: nothing to shrink, nothing surplus. */
+	KUNIT_EXPECT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 1));
+	KUNIT_EXPECT_EQ(test, READ_ONCE(h->surplus_huge_pages), 0);
+
+	folio_put(temporary);
+	folio_put(persistent);
+	after = pool_state(h);
+	KUNIT_EXPECT_EQ(test, after.nr, 1);
+	KUNIT_EXPECT_EQ(test, after.free, 1);
+	KUNIT_EXPECT_EQ(test, after.surplus, 0);
+	empty_pool(test, h);
 }
 
 /*
@@ -583,6 +629,7 @@ static struct kunit_case hugetlb_bulk_free_test_cases[] = {
 	KUNIT_CASE_ATTR(test_bulk_free_rust_matches_c, { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(test_breakdown_times_each_part, impl_gen_params),
 	KUNIT_CASE(test_temporary_folio_leaves_no_surplus),
+	KUNIT_CASE(test_temporary_folio_not_counted_by_a_shrink),
 	KUNIT_CASE_PARAM(test_grow_two_flushes_per_batch, grow_gen_params),
 	KUNIT_CASE(test_grow_split_failure_falls_back),
 	{}

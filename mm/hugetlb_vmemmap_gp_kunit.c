@@ -56,7 +56,8 @@ static void gp_fill_pool(struct kunit *test, struct hstate *h, unsigned int impl
 			    "cannot allocate %u huge pages", GP_TEST_PAGES);
 	if (!static_key_enabled(&hugetlb_optimize_vmemmap_key)) {
 		KUNIT_ASSERT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 0));
-		kunit_skip(test, "HVO is off (hugetlb_free_vmemmap=off): no vmemmap restore to wait for");
+		kunit_skip(test,
+			   "HVO is off (hugetlb_free_vmemmap=off): no vmemmap restore to wait for");
 	}
 }
 

@@ -6,14 +6,19 @@
 #   - the tree: a hard-linked copy of the plain base ($PRISTINE, which
 #     patch(1) never writes through: it replaces a file it changes), the
 #     patches applied in order;
-#   - at each step, x86_64 (and arm64 where the patch touches arch/arm64/):
+#   - at each step, x86_64, x86_64 with CONFIG_RUST=n where the patch
+#     changes C, and arm64 where it touches arch/arm64/ or contpte:
 #     configured from allnoconfig with the test image's fragment (symbols
-#     the step does not have yet are ignored) and the objects the step
+#     the step does not have yet are ignored; again at each step that
+#     changes a Kconfig file) and the objects the step
 #     adds or changes compiled with kbuild's single-object targets, those
-#     a Makefile line of the step names included (the Rust crates first
+#     a Makefile line of the step names included, for a header two objects
+#     compiled before that include it, for a new option the files of the
+#     overlay that test it (the Rust crates first
 #     when the configuration has Rust).  Not a link of each step: the
 #     complete series is linked by 'make build';
-#   - checkpatch.pl --strict on the patch.
+#   - checkpatch.pl --strict on the patch; what it reports that stays is
+#     explained in the patch's notes (patches/overlay, "! " lines).
 #
 # Prints "patch | builds | checkpatch" (checkpatch: errors/warnings/checks)
 # and exits non-zero when a step does not apply or does not compile.
@@ -43,7 +48,19 @@ objects() {
 		scripts/*) echo scripts ;;
 		rust/*) echo rust/ ;;	# the crates, the helpers, the bindings
 		*.c|*.S|*.rs) echo "${f%.*}.o" ;;
+		*.h) echo "h:$f" ;;
 		esac
+	done
+	# The options a step adds: the files of the overlay that test them
+	# are compiled again (a component switched on by its last patch).
+	sed -n 's/^+\(menu\)\{0,1\}config \([A-Z0-9_]*\)$/\2/p' "$1" | while read -r c; do
+		(cd "$tree" && grep -lw "CONFIG_$c" $(cat "$CACHE/manifest") 2>/dev/null) |
+			while read -r f; do
+				case $f in
+				*.c|*.S|*.rs) echo "${f%.*}.o" ;;
+				*.h) echo "h:$f" ;;
+				esac
+			done
 	done
 	awk '/^\+\+\+ b\// { d = $2; sub(/^b\//, "", d); sub(/\/[^\/]*$/, "", d); mk = ($2 ~ /Makefile[^\/]*$/) }
 	     mk && /^\+obj-[^ ]* *[+:]= / { for (i = 3; i <= NF; i++) if ($i ~ /\.o$/) print d "/" $i }' "$1"
@@ -51,26 +68,30 @@ objects() {
 
 # enabled <build dir> <object>: a Makefile of the object's directory names
 # it in a line this configuration builds (obj-y, or obj-$(CONFIG_X) with X
-# on).  Objects no Makefile names (user-space programs, the other
-# architecture's code) are not kernel objects of this configuration.
+# on; the same for the lists obj- takes in, such as mm/Makefile's
+# mmu-$(CONFIG_MMU)).  Objects no Makefile names (user-space programs, the
+# other architecture's code) are not kernel objects of this configuration.
 enabled() {
 	local b=$1 o=$2 d c
 	[ "$o" != rust/ ] || { grep -q '^CONFIG_RUST=y' "$b/.config"; return; }
 	case $o in scripts|prepare|*/) return 0 ;; esac
 	d=$(dirname "$o")
-	c=$(cat "$tree/$d"/Makefile* "$tree/$d"/Kbuild 2>/dev/null |
-		awk -v o="$(basename "$o")" '/^obj-/ { for (i = 3; i <= NF; i++) if ($i == o) { print $1; exit } }') || true
+	# Continuation lines joined: mm/Makefile's obj-y spans several.
+	c=$(cat "$tree/$d"/Makefile* "$tree/$d"/Kbuild 2>/dev/null | sed -e :a -e '/\\$/N; s/\\\n/ /; ta' |
+		awk -v o="$(basename "$o")" '/^[a-z0-9_]+-(y|\$\(CONFIG_[A-Z0-9_]+\))[ \t]*[:+]?=[ \t]/ {
+			for (i = 3; i <= NF; i++) if ($i == o) { print $1; exit } }') || true
 	case $c in
 	'') return 1 ;;
-	obj-y) return 0 ;;
-	*) c=${c#obj-\$\(}; c=${c%%)*}; grep -Eq "^$c=[ym]" "$b/.config" ;;
+	*-y) return 0 ;;
+	*) c=${c#*-\$\(}; c=${c%%)*}; grep -Eq "^$c=[ym]" "$b/.config" ;;
 	esac
 }
 
-# compile_step <arch> <objects...>: configure (when Kconfig changed) and
-# compile the objects in $CACHE/build/series-check-<arch>.
+# compile_step <arch>[-norust] <objects...>: configure and compile the
+# objects in $CACHE/build/series-check-<arch>[-norust]; -norust: the same
+# configuration with CONFIG_RUST=n.
 compile_step() {
-	local arch=$1 b=$CACHE/build/series-check-$1 o objs=""; shift
+	local cfg=$1 arch=${1%-norust} b=$CACHE/build/series-check-$1 o objs=""; shift
 	MMRUST_ARCH=$arch
 	. "$TOP/tools/testing/mmrust/lib.sh"
 	# lib.sh's make, on this tree and into this build directory.
@@ -78,9 +99,28 @@ compile_step() {
 	MK=("${MK[@]/#$SRC/$tree}")
 	mkdir -p "$b"
 	grep '^CONFIG_' "$TOP/tools/testing/mmrust/configs/$arch.config" > "$b/.mmrust-allconfig"
-	"${MK[@]}" KCONFIG_ALLCONFIG="$b/.mmrust-allconfig" allnoconfig > "$b/.step.log" 2>&1 || return 1
+	[ "$cfg" = "$arch" ] || { sed -i '/^CONFIG_RUST=/d' "$b/.mmrust-allconfig"; echo 'CONFIG_RUST=n' >> "$b/.mmrust-allconfig"; }
+	# Configured again only when a Kconfig file changed since this
+	# directory's last configuration in this run ($kconfig_gen counts the
+	# steps that change one).
+	if [ "$(cat "$b/.mmrust-kconfig-gen" 2>/dev/null)" != "$kconfig_gen" ]; then
+		"${MK[@]}" KCONFIG_ALLCONFIG="$b/.mmrust-allconfig" allnoconfig > "$b/.step.log" 2>&1 || return 1
+		echo "$kconfig_gen" > "$b/.mmrust-kconfig-gen"
+	else
+		: > "$b/.step.log"
+	fi
 	for o in "$@"; do
-		! enabled "$b" "$o" || objs="$objs $o"
+		case $o in
+		# A header: two objects of this configuration compiled before
+		# that include it (kbuild's .cmd dependencies), as an
+		# incremental build would recompile them.
+		h:*) o=$(grep -rlF --include='.*.o.cmd' "$tree/${o#h:}" "$b" 2>/dev/null |
+			grep -v '/\.tmp_\|/scripts/\|/tools/' |
+			sed "s|^$b/||; s|/\.\([^/]*\)\.cmd\$|/\1|; s|^\.\([^/]*\)\.cmd\$|\1|" |
+			while read -r x; do ! enabled "$b" "$x" || echo "$x"; done | head -2 | tr '\n' ' ') || true
+		     objs="$objs $o" ;;
+		*) ! enabled "$b" "$o" || objs="$objs $o" ;;
+		esac
 	done
 	echo $objs > "$b/.step-objects"
 	[ -n "$objs" ] || return 0
@@ -88,23 +128,29 @@ compile_step() {
 	compile_objects "$b" $objs >> "$b/.step.log" 2>&1
 }
 
-rows=() bad=0 n=0 start=$(date +%s)
+rows=() bad=0 n=0 start=$(date +%s) done_cfgs= kconfig_gen=$$.0
+
 for p in "$series"/[0-9]*.patch; do
 	case $p in */0000-cover-letter.patch) continue ;; esac
 	n=$((n + 1))
 	name=$(basename "$p" .patch)
 	if ! (cd "$tree" && patch -s -p1 --no-backup-if-mismatch < "$p") > /dev/null; then
-		rows+=("$(printf '%-62s | %-24s | %s' "$name" "FAILED (does not apply)" -)")
+		rows+=("$(printf '%-62s | %-28s | %s' "$name" "FAILED (does not apply)" -)")
 		bad=1
 		break
 	fi
-	[ "$n" -ge "$from" ] || continue
 	objs=$(objects "$p" | sort -u | tr '\n' ' ')
+	[[ " $objs " != *" prepare "* ]] || kconfig_gen=$$.$n
+	[ "$n" -ge "$from" ] || continue
 	built="ok"
 	rm -f "$CACHE"/build/series-check-*/.step-objects
-	for arch in x86_64 arm64; do
+	for cfg in x86_64 x86_64-norust arm64; do
+		arch=${cfg%-norust}
 		# arm64 for the patches of arm64 and of its contpte.
-		[ $arch = x86_64 ] || grep -Eq '^\+\+\+ b/(arch/arm64/|.*contpte)' "$p" || continue
+		[ $cfg != arm64 ] || grep -Eq '^\+\+\+ b/(arch/arm64/|.*contpte)' "$p" || continue
+		# Without Rust for the patches of C outside rust/: what they
+		# change must build in a kernel that has no Rust.
+		[ $cfg != x86_64-norust ] || grep -Ev '^\+\+\+ b/rust/' "$p" | grep -Eq '^\+\+\+ b/.*\.[chS]$' || continue
 		# An object of the other architecture's tree is not built here.
 		o=""
 		for x in $objs; do
@@ -115,24 +161,32 @@ for p in "$series"/[0-9]*.patch; do
 			esac
 		done
 		# shellcheck disable=SC2086
-		if ! compile_step $arch $o; then
-			built="FAILED ($arch)"
+		if ! compile_step $cfg $o; then
+			built="FAILED ($cfg)"
 			bad=1
-			grep -E 'error|Error|No rule' "$CACHE/build/series-check-$arch/.step.log" | head -5 |
-				sed "s|^|[series-check $name $arch]   |" >&2
+			grep -E 'error|Error|No rule' "$CACHE/build/series-check-$cfg/.step.log" | head -5 |
+				sed "s|^|[series-check $name $cfg]   |" >&2
 			break
 		fi
-		[ $arch = x86_64 ] || built="ok (x86_64, arm64)"
+		# Named when it compiled something.
+		[ -z "$(cat "$CACHE/build/series-check-$cfg/.step-objects" 2>/dev/null)" ] ||
+			done_cfgs="${done_cfgs:+$done_cfgs, }${cfg/x86_64-norust/RUST=n}"
 	done
+	if [ "$built" = ok ]; then
+		built="ok ($done_cfgs)"
+		[ -n "$(cat "$CACHE"/build/series-check-*/.step-objects 2>/dev/null)" ] ||
+			built="ok (nothing to compile)"
+	fi
+	done_cfgs=
 	cp=$("$SRC/scripts/checkpatch.pl" --strict --no-tree --quiet "$p" 2>/dev/null |
 		awk '/^ERROR/ {e++} /^WARNING/ {w++} /^CHECK/ {c++} END {printf "%d/%d/%d", e, w, c}') || true
-	[ -n "$(cat "$CACHE"/build/series-check-*/.step-objects 2>/dev/null)" ] || [ "$built" != ok ] ||
-		built="ok (nothing to compile)"
-	rows+=("$(printf '%-62s | %-24s | %s' "$name" "$built" "$cp")")
+	# What checkpatch reports and why it stays: the patch's notes.
+	[ "$cp" = 0/0/0 ] || ! grep -q '^Notes:' "$p" || cp="$cp, explained in its notes"
+	rows+=("$(printf '%-62s | %-28s | %s' "$name" "$built" "$cp")")
 	say "  $name: $built, checkpatch $cp ($(( $(date +%s) - start ))s)"
 done
 
-printf '%-62s | %-24s | %s\n' patch builds "checkpatch (errors/warnings/checks)"
+printf '%-62s | %-28s | %s\n' patch builds "checkpatch (errors/warnings/checks)"
 printf '%s\n' "${rows[@]}"
 say "series-check: $n patches in $(( $(date +%s) - start ))s"
 exit $bad

@@ -46,13 +46,23 @@ base_tree "$work"
 new_files=$(comm -23 "$manifest" <(echo "$hooked"))
 used=$CACHE/series-used
 : > "$used"
+# The files the series adds in parts ("+ <path> /<regex>/"): the regexes
+# claimed so far, one file each.
+parts=$CACHE/series-parts
+rm -rf "$parts" && mkdir -p "$parts"
 
-subject= body=
-flush() {  # commit the pending group of new files
-	[ -n "$subject" ] || return 0
-	(cd "$work" && git_ add -A && printf '%s\n\n%s\n' "$subject" "$body" | git_ commit -q -s -F -) ||
+# The pending commit: a group of new files ("= <subject>", its "| " body),
+# or a hook ("@ <patch>", its own message) with the new files after it.
+# "! " lines are its notes, which format-patch puts below the "---" (what
+# checkpatch reports and why it stays).
+subject= body= msg= notes=
+flush() {
+	[ -n "$subject" ] || [ -n "$msg" ] || return 0
+	[ -n "$msg" ] || msg=$(printf '%s\n\n%s\n' "$subject" "$body")
+	(cd "$work" && git_ add -A && printf '%s\n' "$msg" | git_ commit -q -s -F -) ||
 		die "patches/overlay: '$subject' adds nothing"
-	subject= body=
+	[ -z "$notes" ] || (cd "$work" && printf '%s\n' "$notes" | git_ notes add -F - HEAD)
+	subject= body= msg= notes=
 }
 hooks=$(grep -v '^#' "$TOP/patches/series")
 while IFS= read -r line; do
@@ -60,6 +70,21 @@ while IFS= read -r line; do
 	''|'#'*) ;;
 	'= '*) flush; subject=${line#= } ;;
 	'| '*|'|') t=${line#|}; body="$body${body:+$'\n'}${t# }" ;;
+	'! '*|'!') t=${line#!}; notes="$notes${notes:+$'\n'}${t# }" ;;
+	'+ '*' /'*/)
+		# A part of a file: the blocks whose first line matches the regex.
+		p=${line#+ } re=${p#* /} p=${p%% /*}
+		re=${re%/}
+		grep -Fxq "$p" <<< "$new_files" || die "patches/overlay: '$p' is no new file of the overlay"
+		from=$TOP/$p
+		[ "$p" != mm/Kconfig.mmrust ] || from=$TOP/Kconfig
+		state=$parts/$(echo "$p" | tr / %)
+		[ -f "$state" ] || echo "$p" >> "$used"
+		printf '%s\n' "$re" >> "$state"
+		mkdir -p "$work/$(dirname "$p")"
+		python3 "$TOP/tools/testing/mmrust/series-parts.py" write "$from" "$state" > "$work/$p" ||
+			die "patches/overlay: $p /$re/"
+		;;
 	'+ '*)
 		p=${line#+ }
 		case "$p" in
@@ -85,10 +110,10 @@ while IFS= read -r line; do
 		grep -Fxq "$p" <<< "$hooks" || die "patches/overlay: $p is not in patches/series"
 		echo "@$p" >> "$used"
 		(cd "$work" && git_ apply "$TOP/patches/$p") || die "hook $p does not apply"
-		# Its header: "Subject: [PATCH] <subject>", then the body up to "---".
-		awk 'NR == 1 { sub(/^Subject: (\[PATCH\] )?/, ""); print; next }
-		     /^---$/ { exit } { print }' "$TOP/patches/$p" |
-			(cd "$work" && git_ add -A && git_ commit -q -s -F -)
+		# Its header: "Subject: [PATCH] <subject>", then the body up to
+		# "---"; committed with the "+ " files that follow it, if any.
+		msg=$(awk 'NR == 1 { sub(/^Subject: (\[PATCH\] )?/, ""); print; next }
+		     /^---$/ { exit } { print }' "$TOP/patches/$p")
 		;;
 	*) die "patches/overlay: cannot read '$line'" ;;
 	esac
@@ -98,9 +123,16 @@ missing=$(comm -23 <({ echo "$new_files"; echo "$hooks" | sed 's/^/@/'; } | sort
 [ -z "$missing" ] || die "patches/overlay: files of the overlay in no patch: $missing"
 twice=$(sort "$used" | uniq -d)
 [ -z "$twice" ] || die "patches/overlay: files in two patches: $twice"
+for state in "$parts"/*; do
+	[ -f "$state" ] || continue
+	f=$(basename "$state" | tr % /) from=$TOP/$f
+	[ "$f" != mm/Kconfig.mmrust ] || from=$TOP/Kconfig
+	python3 "$TOP/tools/testing/mmrust/series-parts.py" complete "$from" "$state" ||
+		die "patches/overlay: $f is not added whole"
+done
 
 rm -rf "$out" && mkdir -p "$out"
-(cd "$work" && git_ format-patch -q -o "$out" --no-signature --cover-letter base..HEAD)
+(cd "$work" && git_ format-patch -q -o "$out" --no-signature --notes --cover-letter base..HEAD)
 # The cover letter: its subject and text from patches/cover-letter (first
 # line, then the rest), for format-patch's placeholders.
 cover=$out/0000-cover-letter.patch

@@ -20,10 +20,10 @@
 # "stress" (mmrust.stress_secs= seconds, 20 by default) and the splat
 # checks only.  make test's boots run "stress_short", the same for 20 s.
 # The 1 GiB writer's CMA allocations migrate in-use 2 MiB hugetlb folios;
-# a 2 MiB shrink during such a migration left 6.12's pool with more
-# surplus than pages (patches/0026, KUnit
-# test_temporary_folio_leaves_no_surplus), which the pool checks at the end
-# catch.
+# a 2 MiB shrink during such a migration counted the temporary folio as
+# persistent and left 6.12's pool with more surplus than pages (patches/0026,
+# KUnit test_temporary_folio_leaves_no_surplus), which the pool checks at
+# the end catch.
 
 STRESS_DIR=/tmp/stress
 STRESS_FREE_TOLERANCE=8192
