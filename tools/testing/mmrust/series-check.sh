@@ -7,16 +7,16 @@
 #     patch(1) never writes through: it replaces a file it changes), the
 #     patches applied in order;
 #   - at each step, x86_64, x86_64 with CONFIG_RUST=n where the patch
-#     changes C, and arm64 where it touches arch/arm64/ or contpte:
-#     configured from allnoconfig with the test image's fragment (symbols
-#     the step does not have yet are ignored; again at each step that
-#     changes a Kconfig file) and the objects the step
-#     adds or changes compiled with kbuild's single-object targets, those
-#     a Makefile line of the step names included, for a header two objects
-#     compiled before that include it, for a new option the files of the
-#     overlay that test it (the Rust crates first
-#     when the configuration has Rust).  Not a link of each step: the
-#     complete series is linked by 'make build';
+#     changes C outside rust/, and arm64 where it touches arch/arm64/ or
+#     contpte: configured from allnoconfig with the test image's fragment
+#     (symbols the step does not have yet are ignored; configured again
+#     after each step that changes a Kconfig file), then the objects the
+#     step adds or changes compiled with kbuild's single-object targets,
+#     with those a Makefile line of the step names, for a header two
+#     objects compiled before that include it, and for a new option the
+#     files of the overlay that test it (the Rust crates first when the
+#     configuration has Rust).  Not a link of each step: the complete
+#     series is linked by 'make build';
 #   - checkpatch.pl --strict on the patch; what it reports that stays is
 #     explained in the patch's notes (patches/overlay, "! " lines).
 #

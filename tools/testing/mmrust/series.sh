@@ -46,6 +46,13 @@ base_tree "$work"
 new_files=$(comm -23 "$manifest" <(echo "$hooked"))
 used=$CACHE/series-used
 : > "$used"
+# source_of <file>: where a new file of the overlay comes from: the
+# checkout, not the prepared tree, which --check compares the result with
+# (the repository's Kconfig is installed as mm/Kconfig.mmrust).
+source_of() {
+	if [ "$1" = mm/Kconfig.mmrust ]; then echo "$TOP/Kconfig"; else echo "$TOP/$1"; fi
+}
+
 # The files the series adds in parts ("+ <path> /<regex>/"): the regexes
 # claimed so far, one file each.
 parts=$CACHE/series-parts
@@ -76,8 +83,7 @@ while IFS= read -r line; do
 		p=${line#+ } re=${p#* /} p=${p%% /*}
 		re=${re%/}
 		grep -Fxq "$p" <<< "$new_files" || die "patches/overlay: '$p' is no new file of the overlay"
-		from=$TOP/$p
-		[ "$p" != mm/Kconfig.mmrust ] || from=$TOP/Kconfig
+		from=$(source_of "$p")
 		state=$parts/$(echo "$p" | tr / %)
 		[ -f "$state" ] || echo "$p" >> "$used"
 		printf '%s\n' "$re" >> "$state"
@@ -93,10 +99,7 @@ while IFS= read -r line; do
 		esac
 		[ -n "$files" ] || die "patches/overlay: '$p' is no new file of the overlay"
 		for f in $files; do
-			# From the checkout, not the prepared tree, which --check
-			# compares the result with.
-			from=$TOP/$f
-			[ "$f" != mm/Kconfig.mmrust ] || from=$TOP/Kconfig
+			from=$(source_of "$f")
 			mkdir -p "$work/$(dirname "$f")" && cp "$from" "$work/$f"
 			echo "$f" >> "$used"
 		done
@@ -125,8 +128,8 @@ twice=$(sort "$used" | uniq -d)
 [ -z "$twice" ] || die "patches/overlay: files in two patches: $twice"
 for state in "$parts"/*; do
 	[ -f "$state" ] || continue
-	f=$(basename "$state" | tr % /) from=$TOP/$f
-	[ "$f" != mm/Kconfig.mmrust ] || from=$TOP/Kconfig
+	f=$(basename "$state" | tr % /)
+	from=$(source_of "$f")
 	python3 "$TOP/tools/testing/mmrust/series-parts.py" complete "$from" "$state" ||
 		die "patches/overlay: $f is not added whole"
 done
