@@ -7,8 +7,8 @@
 //! folio until the module is unloaded, when they are freed: dropping an
 //! `OwnedFolio` puts its reference. The unload shows it through a second
 //! reference (`ARef<Folio>`) taken to each folio first, the only one left
-//! after the drop, whose own drop then frees the folio. Each step is printed, so the kernel log
-//! shows what the API did:
+//! after the drop, whose own drop then frees the folio. Each step is
+//! printed, so the kernel log shows what the API did:
 //!
 //! ```text
 //! rust_mm_folio_list: allocated 4 folios, orders 0 1 2 3, 15 pages
