@@ -532,6 +532,7 @@ struct yield_watch {
 	unsigned long calls;		/* clearing calls so far */
 	unsigned long yields;		/* reschedule points at which the thread ran */
 	unsigned long first_yield;	/* calls before the first of them; 0: none */
+	unsigned long rounds;		/* whole clears of the folio */
 };
 
 /* Always runnable: counts its turns, and gives the CPU up when asked. */
@@ -576,8 +577,9 @@ static void yield_watch_resched(const struct clear_pages_hook *hook)
  * has used its slice (a few ms; a 1 GiB clear takes tens of ms natively,
  * seconds under QEMU TCG, in 33 calls).  Nothing else in the loop can
  * switch tasks, so without the cond_resched() the thread never runs
- * between the calls and the case fails; with it the case fails only if
- * the whole clear up to its last batch fits in one slice.  Skipped under
+ * between the calls and the case fails.  A clear that fits in one slice
+ * (a 2 MiB folio, one page a call, on a fast host) is repeated until the
+ * thread has run at a reschedule point, for at most 10 s.  Skipped under
  * preempt=full, where the scheduler preempts the clearing anywhere.
  */
 static void test_clearing_yields_to_a_thread_on_its_cpu(struct kunit *test)
@@ -611,14 +613,18 @@ static void test_clearing_yields_to_a_thread_on_its_cpu(struct kunit *test)
 	deadline = jiffies + 10 * HZ;
 	while (!READ_ONCE(w->runs) && time_before(jiffies, deadline))
 		schedule_timeout_uninterruptible(1);
-	if (READ_ONCE(w->runs))
-		folio_zero_user_batched(folio, TEST_UADDR + hint * PAGE_SIZE, BATCH);
-	else
+	if (!READ_ONCE(w->runs))
 		KUNIT_FAIL(test, "the thread did not run in 10 s");
+	/* Clear until the thread has run at a reschedule point, at most 10 s. */
+	deadline = jiffies + 10 * HZ;
+	while (READ_ONCE(w->runs) && !w->yields && time_before(jiffies, deadline)) {
+		folio_zero_user_batched(folio, TEST_UADDR + hint * PAGE_SIZE, BATCH);
+		w->rounds++;
+	}
 	kthread_stop(task);
 
-	kunit_info(test, "the thread ran at %lu of %lu reschedule points, first after call %lu",
-		   w->yields, w->calls, w->first_yield);
+	kunit_info(test, "the thread ran at %lu of %lu reschedule points in %lu clears, first after call %lu",
+		   w->yields, w->calls, w->rounds, w->first_yield);
 	KUNIT_EXPECT_GT(test, w->calls, 3);
 	KUNIT_EXPECT_GT_MSG(test, w->yields, 0,
 			    "a runnable thread on the CPU never ran between clearing calls");
