@@ -26,13 +26,22 @@
 //! The lists of folios are the `kernel` crate's ([`kernel::mm::folio_list`]);
 //! what is private to this algorithm stays here: [`PoolFolio`] and
 //! [`UnlinkedFolio`] (a pool folio, which has no reference, so is not a
-//! [`kernel::mm::folio::Folio`]), [`Hstate`] and [`HugetlbLock`], whose
-//! only operations are steps of the bulk free.
+//! [`kernel::mm::folio::Folio`]), [`Hstate`], [`Sleepable`] and
+//! [`HugetlbLock`], whose only operations are steps of the bulk free.
+//!
+//! `unsafe` is kept for memory safety.  The rules on sleeping and locking
+//! are in the types: what may sleep (a vmemmap restore waits for a grace
+//! period, a free may reschedule) takes a shared borrow of the call's one
+//! [`Sleepable`], and [`Sleepable::lock`] borrows it exclusively for as
+//! long as the [`HugetlbLock`] it returns lives.  So nothing that sleeps
+//! can be called with the lock held, and the lock cannot be taken twice:
+//! the borrow checker refuses either.
 
 use core::marker::PhantomData;
 use core::ops::Deref;
 use core::ptr::NonNull;
 use kernel::bindings;
+use kernel::c_str;
 use kernel::error::{Error, Result};
 use kernel::mm::{
     folio::ListFolio,
@@ -67,10 +76,12 @@ impl PoolFolio {
 /// A hugetlb folio taken off the pool, on no list.
 ///
 /// Pool folios have no reference at all (their count is frozen at zero):
-/// whoever took one off the pool must free it or put it back. An
-/// `UnlinkedFolio` has no destructor: it must be passed on, to C through
-/// [`ListFolio::into_raw`] (freed, or back to the pool) or onto a
-/// [`FolioList`].
+/// whoever took one off the pool must free it or put it back.  An
+/// `UnlinkedFolio` must be passed on, to C through [`ListFolio::into_raw`]
+/// (freed, or back to the pool) or onto a [`FolioList`].  Dropped instead,
+/// it cannot be freed (its vmemmap and destructor are not known to be in
+/// order) nor safely given back here: its destructor reports the lost page
+/// with a `WARN`, so that a path that drops one is found at once.
 ///
 /// # Invariants
 ///
@@ -90,12 +101,29 @@ impl Deref for UnlinkedFolio {
     }
 }
 
+impl Drop for UnlinkedFolio {
+    #[cold]
+    fn drop(&mut self) {
+        // SAFETY: a NUL-terminated string, only printed.
+        unsafe {
+            bindings::mmrust_warn_folios_leaked(
+                c_str!(
+                    "hugetlb bulk free: a folio taken off the pool was dropped, its page leaked"
+                )
+                .as_char_ptr(),
+            )
+        };
+    }
+}
+
 // SAFETY: the holder owns the folio's `lru` and nothing else of it, as the
 // type invariant says; `into_raw` and `from_raw` hand exactly that over.
 unsafe impl ListFolio for UnlinkedFolio {
     #[inline]
     fn into_raw(self) -> NonNull<bindings::folio> {
-        self.0.cast()
+        // Handed on, not dropped: no report.
+        let folio = core::mem::ManuallyDrop::new(self);
+        folio.0.cast()
     }
 
     #[inline]
@@ -134,9 +162,11 @@ impl Hstate {
     /// one TLB flush for the batch.  Stops at the first failure, leaving the
     /// failed folio and the rest on `list`.
     ///
-    /// Returns the number of folios restored, or the error.
+    /// Returns the number of folios restored, or the error.  May sleep:
+    /// needs the call's [`Sleepable`], which no [`HugetlbLock`] borrows.
     fn vmemmap_restore_folios(
         &self,
+        _ctx: &Sleepable,
         list: &mut Folios<'_>,
         done: &mut Folios<'_>,
     ) -> Result<usize> {
@@ -153,26 +183,71 @@ impl Hstate {
         usize::try_from(ret).map_err(|_| Error::from_errno(ret as i32))
     }
 
-    /// Restores the vmemmap of one folio.
-    fn vmemmap_restore_folio(&self, folio: &UnlinkedFolio) -> bool {
+    /// Restores the vmemmap of one folio.  May sleep, as above.
+    fn vmemmap_restore_folio(&self, _ctx: &Sleepable, folio: &UnlinkedFolio) -> bool {
         // SAFETY: the hstate is live (type invariant) and the folio is
         // ours, off every list.
         unsafe { bindings::hugetlb_bulk_vmemmap_restore_folio(self.as_ptr(), folio.as_ptr()) == 0 }
     }
 
     /// Frees a folio to the allocator it came from, then yields the CPU
-    /// if a reschedule is due (both in one C call).
+    /// if a reschedule is due (both in one C call): needs the call's
+    /// [`Sleepable`], which no [`HugetlbLock`] borrows.
     ///
     /// # Safety
     ///
     /// The folio, of this hstate, has its vmemmap (restored, or never
-    /// optimized) and no hugetlb destructor; the caller holds no
-    /// [`HugetlbLock`] and is in process context.
-    unsafe fn free_folio(&self, folio: UnlinkedFolio) {
+    /// optimized) and no hugetlb destructor: freeing it otherwise would
+    /// hand the allocator struct pages that are not there or a folio the
+    /// pool still counts.
+    unsafe fn free_folio(&self, _ctx: &Sleepable, folio: UnlinkedFolio) {
         // SAFETY: the hstate is live (type invariant) and the folio ours,
         // off every list, ready to be freed (the caller's promise);
-        // `hugetlb_lock` is not held and the call may sleep (the same).
+        // `hugetlb_lock` is not held and the CPU may sleep (`Sleepable`'s
+        // invariant, not borrowed by a lock).
         unsafe { bindings::hugetlb_bulk_free_folio(self.as_ptr(), folio.into_raw().as_ptr()) };
+    }
+}
+
+/// The context of one bulk free: a task that may sleep and does not hold
+/// `hugetlb_lock`.  One exists per call of the C entry point; what may
+/// sleep borrows it, and [`Sleepable::lock`] borrows it exclusively.
+///
+/// # Invariants
+///
+/// While no [`HugetlbLock`] borrowed from it lives, the current task may
+/// sleep and does not hold `hugetlb_lock`; it is the only `Sleepable` of
+/// this task.
+struct Sleepable {
+    // Of one task: neither `Send` nor `Sync`.
+    _not_send: PhantomData<*mut ()>,
+}
+
+impl Sleepable {
+    /// The context of the bulk free the current task is in.
+    ///
+    /// # Safety
+    ///
+    /// The current task may sleep and does not hold `hugetlb_lock`, for the
+    /// value's lifetime (but while a lock taken from it is held), and
+    /// creates no other `Sleepable` meanwhile.
+    unsafe fn new() -> Self {
+        // INVARIANT: by the caller's promise.
+        Self {
+            _not_send: PhantomData,
+        }
+    }
+
+    /// Takes `hugetlb_lock` (counting a lock cycle of the bulk free): the
+    /// context is borrowed until the guard is dropped, so nothing that
+    /// sleeps, and no second lock, can be reached meanwhile.
+    fn lock(&mut self) -> HugetlbLock<'_> {
+        // SAFETY: the task does not hold the lock and may sleep (type
+        // invariant: no `HugetlbLock` borrows `self`, which is borrowed
+        // exclusively here); taking it disables interrupts.
+        unsafe { bindings::hugetlb_bulk_lock() };
+        // INVARIANT: the lock was just taken.
+        HugetlbLock { _ctx: PhantomData }
     }
 }
 
@@ -181,28 +256,13 @@ impl Hstate {
 /// # Invariants
 ///
 /// The lock is held from the creation of the value until it is dropped.
-struct HugetlbLock {
-    // Held on one CPU: neither `Send` nor `Sync`.
-    _not_send: PhantomData<*mut ()>,
+struct HugetlbLock<'a> {
+    // Borrows the `Sleepable` it was taken from; held on one CPU (the
+    // `Sleepable` is neither `Send` nor `Sync`, nor then is this).
+    _ctx: PhantomData<&'a mut Sleepable>,
 }
 
-impl HugetlbLock {
-    /// Takes the lock (counting a lock cycle of the bulk free).
-    ///
-    /// # Safety
-    ///
-    /// The caller is in process context and does not hold the lock: no
-    /// `HugetlbLock` is alive on this CPU (taking it twice deadlocks).
-    unsafe fn lock() -> Self {
-        // SAFETY: process context, the lock not held, by the caller's
-        // promise.
-        unsafe { bindings::hugetlb_bulk_lock() };
-        // INVARIANT: the lock was just taken.
-        Self {
-            _not_send: PhantomData,
-        }
-    }
-
+impl HugetlbLock<'_> {
     /// Clears the hugetlb destructor of a folio.
     ///
     /// # Safety
@@ -225,7 +285,7 @@ impl HugetlbLock {
     }
 }
 
-impl Drop for HugetlbLock {
+impl Drop for HugetlbLock<'_> {
     fn drop(&mut self) {
         // SAFETY: the lock is held (type invariant), released once, here.
         unsafe { bindings::hugetlb_bulk_unlock() };
@@ -238,14 +298,12 @@ impl Drop for HugetlbLock {
 /// # Safety
 ///
 /// The folio, of `h`, taken off the pool by the bulk free, has its
-/// vmemmap; the caller holds no [`HugetlbLock`] and is in process context.
-unsafe fn clear_and_free(h: &Hstate, folio: UnlinkedFolio) {
-    // SAFETY: no `HugetlbLock` is held and this is process context (the
-    // caller's promise); the folio has its vmemmap (the same).
-    unsafe { HugetlbLock::lock().clear_hugetlb(&folio) };
-    // SAFETY: vmemmap in place, destructor cleared just above, the lock
-    // dropped at the end of the statement above.
-    unsafe { h.free_folio(folio) };
+/// vmemmap.
+unsafe fn clear_and_free(ctx: &mut Sleepable, h: &Hstate, folio: UnlinkedFolio) {
+    // SAFETY: the folio has its vmemmap (the caller's promise).
+    unsafe { ctx.lock().clear_hugetlb(&folio) };
+    // SAFETY: vmemmap in place, destructor cleared just above.
+    unsafe { h.free_folio(ctx, folio) };
 }
 
 /// Makes progress after a failed batch restore.
@@ -255,49 +313,46 @@ unsafe fn clear_and_free(h: &Hstate, folio: UnlinkedFolio) {
 /// of `list` are tried one at a time: those that fail go back to the pool
 /// as surplus pages, and the first that succeeds is freed, after which the
 /// caller tries the batch again.
-fn bulk_vmemmap_restore_error(h: &Hstate, list: &mut Folios<'_>, restored: &mut Folios<'_>) {
+fn bulk_vmemmap_restore_error(
+    ctx: &mut Sleepable,
+    h: &Hstate,
+    list: &mut Folios<'_>,
+    restored: &mut Folios<'_>,
+) {
     if !restored.is_empty() {
         for folio in restored.drain() {
             // SAFETY: a folio of `restored` has its vmemmap (the restore
-            // moved it there); no `HugetlbLock` lives across a call of
-            // this file's functions, and the bulk free runs in process
-            // context.
-            unsafe { clear_and_free(h, folio) };
+            // moved it there).
+            unsafe { clear_and_free(ctx, h, folio) };
         }
         return;
     }
     while let Some(folio) = list.pop_front() {
-        if h.vmemmap_restore_folio(&folio) {
-            // SAFETY: its vmemmap was just restored; no `HugetlbLock`
-            // lives across a call of this file's functions, and the bulk
-            // free runs in process context.
-            unsafe { clear_and_free(h, folio) };
+        if h.vmemmap_restore_folio(ctx, &folio) {
+            // SAFETY: its vmemmap was just restored.
+            unsafe { clear_and_free(ctx, h, folio) };
             return;
         }
-        // SAFETY: no `HugetlbLock` lives across a call of this file's
-        // functions, and the bulk free runs in process context.
-        unsafe { HugetlbLock::lock() }.add_surplus(h, folio);
+        ctx.lock().add_surplus(h, folio);
     }
 }
 
 /// Frees every folio of `list` (see the module documentation).
-fn update_and_free_pages_bulk(h: &Hstate, list: &mut Folios<'_>) {
+fn update_and_free_pages_bulk(ctx: &mut Sleepable, h: &Hstate, list: &mut Folios<'_>) {
     stack_pin_init!(let storage = ListHeadStorage::new());
     let mut non_hvo = Folios::new_in(storage);
 
     let restored = loop {
-        match h.vmemmap_restore_folios(list, &mut non_hvo) {
+        match h.vmemmap_restore_folios(ctx, list, &mut non_hvo) {
             Ok(restored) => break restored,
-            Err(_) => bulk_vmemmap_restore_error(h, list, &mut non_hvo),
+            Err(_) => bulk_vmemmap_restore_error(ctx, h, list, &mut non_hvo),
         }
     };
 
     // Without HVO nothing was restored and the callers already cleared the
     // destructors: no lock cycle at all.
     if restored > 0 {
-        // SAFETY: no `HugetlbLock` is alive here (the restore error path
-        // drops each it takes), and this is process context.
-        let lock = unsafe { HugetlbLock::lock() };
+        let lock = ctx.lock();
         for folio in non_hvo.iter() {
             // SAFETY: every folio of `non_hvo` has its vmemmap (the
             // restore moved it there).
@@ -308,9 +363,8 @@ fn update_and_free_pages_bulk(h: &Hstate, list: &mut Folios<'_>) {
         // SAFETY: every folio of `non_hvo` has its vmemmap and no
         // destructor: cleared just above when the batch restored any,
         // else by the callers, which clear it on folios HVO never
-        // optimized; the lock was dropped at the end of the block above,
-        // and this is process context.
-        unsafe { h.free_folio(folio) };
+        // optimized.
+        unsafe { h.free_folio(ctx, folio) };
     }
 }
 
@@ -327,16 +381,30 @@ pub unsafe extern "C" fn hugetlb_rust_update_and_free_pages_bulk(
     h: *mut bindings::hstate,
     folio_list: *mut bindings::list_head,
 ) {
-    let Some(h) = NonNull::new(h) else {
-        return;
-    };
-    // INVARIANT: live by the caller's promise.
-    let h = Hstate(h);
     // SAFETY: the list is the caller's, of live folios linked by `lru`,
     // taken off the pool without a reference (held as `UnlinkedFolio`s),
     // and nothing else touches it during this call.
     let Some(mut list) = (unsafe { Folios::from_raw(folio_list) }) else {
         return;
     };
-    update_and_free_pages_bulk(&h, &mut list);
+    let Some(h) = NonNull::new(h) else {
+        // No hstate to free them to or give them back to: the folios stay
+        // on the caller's list, off the pool, and are reported.
+        if !list.is_empty() {
+            // SAFETY: a NUL-terminated string, only printed.
+            unsafe {
+                bindings::mmrust_warn_folios_leaked(
+                    c_str!("hugetlb bulk free: no hstate, the folios of the list are leaked")
+                        .as_char_ptr(),
+                )
+            };
+        }
+        return;
+    };
+    // INVARIANT: live by the caller's promise.
+    let h = Hstate(h);
+    // SAFETY: the caller may sleep and does not hold `hugetlb_lock` (its
+    // promise), for the whole call; this is the call's only `Sleepable`.
+    let mut ctx = unsafe { Sleepable::new() };
+    update_and_free_pages_bulk(&mut ctx, &h, &mut list);
 }

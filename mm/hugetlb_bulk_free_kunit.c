@@ -16,6 +16,7 @@
 #include <linux/gfp.h>
 #include <linux/hugetlb.h>
 #include <linux/hugetlb_bulk_free.h>
+#include <linux/migrate_mode.h>
 #include <linux/mm.h>
 #include <linux/page-flags.h>
 #include <linux/vmstat.h>
@@ -523,6 +524,62 @@ static void test_temporary_folio_not_counted_by_a_shrink(struct kunit *test)
 }
 
 /*
+ * A temporary folio migrated again (a reference kept it past its first
+ * migration) passes its state to nobody: move_hugetlb_state() leaves the
+ * old folio temporary and the new one not, and the count of temporary
+ * folios follows, one for the one folio still marked.  Without that
+ * (patches/0026 before the fix) the new folio's unit stayed counted for
+ * good: temporary_huge_pages 1 with no temporary folio left, the pool's
+ * persistent count one short, then wrapping.  The new folio, no longer
+ * temporary, is a pool page once freed.
+ */
+static void test_temporary_folio_migrated_again(struct kunit *test)
+{
+	struct hstate *h = test_hstate(test);
+	struct folio *old, *new;
+	unsigned long temporary;
+	struct pool_state after;
+	int nid;
+
+	empty_pool(test, h);
+	old = alloc_hugetlb_folio_nodemask(h, NUMA_NO_NODE, NULL, htlb_alloc_mask(h), false);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, old, "no 2 MiB page for a migration target");
+	new = alloc_hugetlb_folio_nodemask(h, NUMA_NO_NODE, NULL, htlb_alloc_mask(h), false);
+	if (!new)
+		folio_put(old);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, new, "no 2 MiB page for a second migration target");
+	KUNIT_ASSERT_TRUE(test, folio_test_hugetlb_temporary(old));
+	KUNIT_ASSERT_TRUE(test, folio_test_hugetlb_temporary(new));
+	temporary = READ_ONCE(h->temporary_huge_pages);
+	KUNIT_EXPECT_EQ(test, temporary, 2);
+	nid = folio_nid(new);
+
+	/* What a migration of @old to @new does to their hugetlb state. */
+	move_hugetlb_state(old, new, MR_SYSCALL);
+	KUNIT_EXPECT_TRUE(test, folio_test_hugetlb_temporary(old));
+	KUNIT_EXPECT_FALSE(test, folio_test_hugetlb_temporary(new));
+	temporary = READ_ONCE(h->temporary_huge_pages);
+	KUNIT_EXPECT_EQ_MSG(test, temporary, 1, "temporary folios counted after the migration");
+
+	folio_put(old);
+	folio_put(new);
+	after = pool_state(h);
+	temporary = READ_ONCE(h->temporary_huge_pages);
+	KUNIT_EXPECT_EQ_MSG(test, temporary, 0, "temporary folios counted with none left");
+	KUNIT_EXPECT_EQ(test, after.nr, 1);
+	KUNIT_EXPECT_EQ(test, after.free, 1);
+	KUNIT_EXPECT_EQ(test, after.surplus, 0);
+	if (READ_ONCE(h->temporary_huge_pages)) {
+		/* Undo the leak so that the cases after this one can run. */
+		spin_lock_irq(&hugetlb_lock);
+		h->temporary_huge_pages_node[nid] -= h->temporary_huge_pages;
+		h->temporary_huge_pages = 0;
+		spin_unlock_irq(&hugetlb_lock);
+	}
+	empty_pool(test, h);
+}
+
+/*
  * Grows the empty pool to @n in one batch (one optimization of the new
  * folios), the batch split of folio @fail_split failing (0: none), and
  * records the grow_* counter deltas and how many new folios are
@@ -630,6 +687,7 @@ static struct kunit_case hugetlb_bulk_free_test_cases[] = {
 	KUNIT_CASE_PARAM(test_breakdown_times_each_part, impl_gen_params),
 	KUNIT_CASE(test_temporary_folio_leaves_no_surplus),
 	KUNIT_CASE(test_temporary_folio_not_counted_by_a_shrink),
+	KUNIT_CASE(test_temporary_folio_migrated_again),
 	KUNIT_CASE_PARAM(test_grow_two_flushes_per_batch, grow_gen_params),
 	KUNIT_CASE(test_grow_split_failure_falls_back),
 	{}

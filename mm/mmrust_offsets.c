@@ -14,16 +14,31 @@
  * load or store as a struct member would.
  */
 #define COMPILE_OFFSETS
+#include <linux/build_bug.h>
 #include <linux/kbuild.h>
 #include <linux/stddef.h>
 
 #include "slab.h"
+
+#ifdef CONFIG_SLUB_CPU_PARTIAL
+/*
+ * The C type of each field, as mm/slub_partial.rs reads and writes it
+ * (a slab pointer, an int, two unsigned ints): a field that changes type
+ * fails here even where its size stays, and its size is checked again on
+ * the Rust side against the Rust type used for it.
+ */
+static_assert(__same_type(((struct slab *)0)->next, struct slab *));
+static_assert(__same_type(((struct slab *)0)->slabs, int));
+static_assert(__same_type(((struct kmem_cache *)0)->cpu_partial, unsigned int));
+static_assert(__same_type(((struct kmem_cache *)0)->cpu_partial_slabs, unsigned int));
+#endif
 
 int main(void)
 {
 #ifdef CONFIG_SLUB_CPU_PARTIAL
 	/* The per-cpu partial list link of a slab (mm/slub_partial.rs). */
 	OFFSET(MMRUST_SLAB_NEXT, slab, next);
+	DEFINE(MMRUST_SLAB_NEXT_SIZE, sizeof_field(struct slab, next));
 	OFFSET(MMRUST_SLAB_SLABS, slab, slabs);
 	DEFINE(MMRUST_SLAB_SLABS_SIZE, sizeof_field(struct slab, slabs));
 	/* The object target and slab limit of a cache. */

@@ -32,3 +32,13 @@ void *rust_helper_folio_address(const struct folio *folio)
 {
 	return folio_address(folio);
 }
+
+/*
+ * Rust mm code lost track of folios it had to free or give back (a value
+ * dropped that should have been handed on, a null argument from C): it says
+ * so as loudly as C's checks would, once per place, rather than silently.
+ */
+void rust_helper_mmrust_warn_folios_leaked(const char *what)
+{
+	WARN(1, "%s\n", what);
+}

@@ -27,3 +27,13 @@ bool rust_helper_list_empty(const struct list_head *head)
 {
 	return list_empty(head);
 }
+
+/*
+ * kernel::mm::folio_list found a list's links corrupted (an unlink refused
+ * by the list checks, or leading back to itself): it gives the list up,
+ * leaking the folios still on it, and says so as a C list check would.
+ */
+void rust_helper_folio_list_corrupted(const struct list_head *head)
+{
+	WARN(1, "FolioList %p: corrupted links, the folios still on it are leaked\n", head);
+}

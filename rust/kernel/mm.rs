@@ -28,13 +28,16 @@ pub mod folio_list;
 /// the C function of the same name that bindgen declares in
 /// [`bindings`](crate::bindings).
 ///
-/// For Rust functions called from C (`#[no_mangle] extern "C"`): C calls
-/// them through the prototype in a header, and nothing else would notice
-/// a prototype and a definition that disagree; the call would compile and
-/// pass its arguments wrongly.  A safe `extern "C" fn` matches an
-/// `unsafe` declaration of the same signature.  The check needs a rustc
-/// that unifies the two (`CONFIG_RUSTC_HAS_FN_ITEM_SAFETY_LUB`: 1.96 does,
-/// 1.85 does not); without one the macro checks nothing.
+/// For Rust functions called from C (`#[no_mangle] unsafe extern "C"`): C
+/// calls them through the prototype in a header, and nothing else would
+/// notice a prototype and a definition that disagree; the call would
+/// compile and pass its arguments wrongly.  bindgen declares every C
+/// function `unsafe`, so the Rust definition must be an `unsafe extern "C"
+/// fn` too (as upstream's `#[export]` requires): two fn items of the same
+/// safety and ABI unify on every rustc the kernel supports, and the check
+/// holds on each (1.85 of the LTO image, 1.96 of the test images).  rustc
+/// 1.85 does not unify a safe fn item with an unsafe one: a safe
+/// definition fails to build there.
 ///
 /// # Examples
 ///
@@ -42,21 +45,23 @@ pub mod folio_list;
 /// use kernel::{bindings, ffi::c_uint};
 ///
 /// // The type of `folio_order()`'s declaration in the bindings.
-/// extern "C" fn folio_order(_folio: *mut bindings::folio) -> c_uint {
+/// unsafe extern "C" fn folio_order(_folio: *mut bindings::folio) -> c_uint {
 ///     0
 /// }
 /// kernel::assert_c_prototypes!(folio_order);
-/// # assert_eq!(folio_order(core::ptr::null_mut()), 0);
 /// ```
+///
+/// A prototype that differs (an `unsigned long` returned, say) fails the
+/// build with E0308; `make mutants` keeps a mutant of the SLUB entry points
+/// that checks it (`tools/testing/mmrust/mutants/28-slub-prototype-drift.patch`).
 #[macro_export]
 macro_rules! assert_c_prototypes {
     ($($name:ident),+ $(,)?) => {
         // Both arms must coerce to one function pointer type: they do only
-        // if the parameters and the return type are the same.  Left out
-        // where rustc cannot unify a safe with an unsafe fn item (1.85).
+        // if the safety, the ABI, the parameters and the return type are
+        // the same.
         const _: () = {
             $(
-                #[cfg(CONFIG_RUSTC_HAS_FN_ITEM_SAFETY_LUB)]
                 let _ = if true { $crate::bindings::$name } else { $name };
             )+
         };

@@ -104,7 +104,8 @@ impl Folio {
     /// // SAFETY: `owned` keeps the folio live while `folio` is used.
     /// let folio = unsafe { Folio::from_raw(owned.as_ptr()) };
     /// assert_eq!(folio.order(), 1);
-    /// assert!(core::ptr::eq(folio, &*owned));
+    /// // A borrow: no reference is taken (and none put when it ends).
+    /// assert_eq!(folio.ref_count(), 1);
     /// # Ok::<(), Error>(())
     /// ```
     #[inline]
@@ -228,16 +229,26 @@ impl Folio {
 ///
 /// # Examples
 ///
+/// The reference goes with the raw folio and comes back with it, seen
+/// through a second reference:
+///
 /// ```
-/// use kernel::mm::folio::{ListFolio, OwnedFolio};
+/// use kernel::{
+///     mm::folio::{Folio, ListFolio, OwnedFolio},
+///     types::ARef,
+/// };
 ///
 /// let folio = OwnedFolio::alloc(GFP_KERNEL, 0)?;
-/// let ptr = folio.as_ptr();
+/// let watch: ARef<Folio> = ARef::from(&*folio);
 /// let raw = folio.into_raw();
-/// assert_eq!(raw.as_ptr(), ptr);
+/// // Not put by `into_raw`: still the holding's and the watch's.
+/// assert_eq!(watch.ref_count(), 2);
 /// // SAFETY: `raw` comes from `OwnedFolio::into_raw` just above.
 /// let folio = unsafe { OwnedFolio::from_raw(raw) };
-/// assert_eq!(folio.as_ptr(), ptr);
+/// // Not taken again by `from_raw` either, and put once when dropped.
+/// assert_eq!(watch.ref_count(), 2);
+/// drop(folio);
+/// assert_eq!(watch.ref_count(), 1);
 /// # Ok::<(), Error>(())
 /// ```
 pub unsafe trait ListFolio: Deref + Sized {
@@ -302,11 +313,18 @@ pub unsafe trait ListFolio: Deref + Sized {
 /// # Examples
 ///
 /// ```
-/// use kernel::mm::folio::OwnedFolio;
+/// use kernel::{
+///     mm::folio::{Folio, OwnedFolio},
+///     types::ARef,
+/// };
 ///
+/// // Two allocations are two folios: a reference taken on one is not on
+/// // the other.
 /// let a = OwnedFolio::alloc(GFP_KERNEL, 0)?;
 /// let b = OwnedFolio::alloc(GFP_KERNEL, 0)?;
-/// assert_ne!(a.as_ptr(), b.as_ptr());
+/// let watch: ARef<Folio> = ARef::from(&*a);
+/// assert_eq!((a.ref_count(), b.ref_count()), (2, 1));
+/// drop(watch);
 /// # Ok::<(), Error>(())
 /// ```
 ///

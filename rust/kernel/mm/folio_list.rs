@@ -346,6 +346,10 @@ impl<'a, T: ListFolio> FolioList<'a, T> {
     /// Takes the first folio off the list (C: `list_del_init()` of the
     /// first entry): it comes out with its `lru` empty, on no list.
     ///
+    /// An unlink refused by `CONFIG_LIST_HARDENED` or `CONFIG_DEBUG_LIST`
+    /// (corrupted links) ends the list: `None`, then and after, with a
+    /// `WARN`; the folios still linked are leaked, never handed out twice.
+    ///
     /// # Examples
     ///
     /// ```
@@ -374,9 +378,35 @@ impl<'a, T: ListFolio> FolioList<'a, T> {
         // `list_del_init()` unlinks it, checking its neighbours' links
         // under CONFIG_DEBUG_LIST, and makes it an empty list of its own.
         unsafe { bindings::list_del_init(entry.as_ptr()) };
+        // An unlink the list checks refused (corrupted links: they report
+        // it) leaves `entry` first, though re-initialised; so does an
+        // unchecked one of an entry whose `next` led to itself.  Handing it
+        // out would hand it out again on the next pop: a second `T` for
+        // one holding.
+        // SAFETY: the head is this list's (type invariant).
+        if unsafe { next_of(self.head) } == entry {
+            self.abandon();
+            return None;
+        }
         // SAFETY: every entry but the head is the `lru` field of a folio
         // held as a `T` (type invariant), now unlinked: on no list.
         Some(unsafe { T::from_raw(folio_of(entry)) })
+    }
+
+    /// Gives up a list whose links were found corrupted: reports it (a
+    /// `WARN`) and empties the head, so that nothing more is handed out and
+    /// every loop over the list ends.  The folios still linked are lost
+    /// (leaked), as their holdings cannot be told apart from the corruption
+    /// any more; a leak is recoverable, a folio handed out twice is not.
+    #[cold]
+    fn abandon(&mut self) {
+        // SAFETY: the head is this list's (type invariant); the helper only
+        // prints its address.
+        unsafe { bindings::folio_list_corrupted(self.head.as_ptr()) };
+        // SAFETY: the head is this list's, which is ours; `INIT_LIST_HEAD()`
+        // only writes it.
+        // INVARIANT: an empty list holds no folio.
+        unsafe { bindings::INIT_LIST_HEAD(self.head.as_ptr()) };
     }
 
     /// Takes every folio off the list, first to last.
@@ -395,7 +425,7 @@ impl<'a, T: ListFolio> FolioList<'a, T> {
     /// `list_for_each_entry_safe()` over a list cut off its head; the chain
     /// it walks is no list's any more. If the unlink of the head is refused
     /// (corrupted links, reported by the list checks), the drain hands out
-    /// nothing and the folios stay where they are.
+    /// nothing and the list ends, as for [`FolioList::pop_front`].
     ///
     /// # Examples
     ///
@@ -496,6 +526,7 @@ impl<'a, T: ListFolio> FolioList<'a, T> {
         // head, and walking it would take the head for a folio.
         let unlinked = unsafe { (*(*first.as_ptr()).prev).next == first.as_ptr() };
         if !unlinked {
+            self.abandon();
             // INVARIANT: nothing to hand out.
             return Drain {
                 head: self.head,

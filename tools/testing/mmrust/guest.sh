@@ -41,7 +41,9 @@ for t in timed_write fault_zero demand_fault zero_memcmp contpte_fork hugetlb_re
 	fi
 done
 
-# /samples in the guest: the user-space samples and the sample modules.
+# /samples in the guest: the user-space samples, the sample modules and
+# the test modules (mm/folio_list_debug_test.ko, the base's
+# lib/slub_kunit.ko where it is built as a module).
 smp=$EXTRA/samples
 mkdir -p "$smp"
 for src in "$TOP"/samples/mm/*.c; do
@@ -52,7 +54,7 @@ for src in "$TOP"/samples/mm/*.c; do
 	fi
 done
 rm -f "$smp"/*.ko
-for ko in "$BUILD"/samples/rust/*.ko; do
+for ko in "$BUILD"/samples/rust/*.ko "$BUILD"/mm/*.ko "$BUILD"/lib/slub_kunit.ko; do
 	[ ! -f "$ko" ] || cp "$ko" "$smp/"
 done
 

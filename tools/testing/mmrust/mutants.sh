@@ -5,9 +5,10 @@
 # smallest part of 'make test' that should catch it:
 #
 #   # Mutation: <what the bug is>
-#   # Image: x86_64 | arm64 | x86_64-debug | host
+#   # Image: x86_64 | arm64 | x86_64-debug | x86_64-lto | host
 #   # Run: <kernel parameters of one boot> (not for host)
-#   # Expect: <test name pattern> ...   (shell patterns, one must fail)
+#   # Expect: <test name pattern> ...   (shell patterns, one must fail;
+#   #         "(build)" for a bug the build itself must refuse)
 #   --- a/<path>
 #   +++ b/<path>
 #   ...
@@ -36,6 +37,7 @@ image_env() {
 	x86_64) echo "MMRUST_ARCH=x86_64 MMRUST_FLAVOR=" ;;
 	arm64) echo "MMRUST_ARCH=arm64 MMRUST_FLAVOR=" ;;
 	x86_64-debug) echo "MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debug" ;;
+	x86_64-lto) echo "MMRUST_ARCH=x86_64 MMRUST_FLAVOR=lto" ;;
 	*) return 1 ;;
 	esac
 }

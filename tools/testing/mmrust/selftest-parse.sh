@@ -145,6 +145,31 @@ st_check console_slub_report 1 1 0 'not ok console_clean'
 grep -q 'BUG kmalloc-64 (Tainted' "$ST_DIR/out" && ! grep -q '  mmrust: # note' "$ST_DIR/out" ||
 	{ echo "selftest: not ok console_slub_report: report line missing or KTAP copy counted"; ST_FAILED=$((ST_FAILED + 1)); }
 
+# 9b. The expected reports (init/95-expected-reports.sh): after the
+# marker, a WARN block naming one is left out; a report after it that
+# names none (here during rmmod) still fails the boot.
+st_reset
+st_ktap expected "KTAP version 1" "1..1" "# mmrust tests: c" "ok 1 c" "# mmrust: done"
+EXPECTED_WARN='[   50.000000] mmrust: expected reports from here on
+[   50.100000] ------------[ cut here ]------------
+[   50.100001] list_del corruption. next->prev should be ffff888003f0a008, but was ffff888003f0a048. (next=ffff888003f0a048)
+[   50.100002] WARNING: CPU: 0 PID: 77 at lib/list_debug.c:65 __list_del_entry_valid_or_report+0xbd/0xd0
+[   50.100003] ---[ end trace 0000000000000000 ]---'
+{ echo "$CLEAN_CONSOLE"; echo "$EXPECTED_WARN"; } | st_console expected
+boot_results "$ST_DIR/expected.log" x86_64-debug/boot/c > "$ST_DIR/out" 2>&1
+st_check console_expected_report_left_out 2 0 0
+st_reset
+st_ktap unexpected "KTAP version 1" "1..1" "# mmrust tests: c" "ok 1 c" "# mmrust: done"
+{ echo "$CLEAN_CONSOLE"; echo "$EXPECTED_WARN"
+  echo "[   51.000000] ------------[ cut here ]------------"
+  echo "[   51.000001] WARNING: CPU: 0 PID: 78 at mm/slub.c:4700 free_module+0x10/0x20"
+  echo "[   51.000002] ---[ end trace 0000000000000000 ]---"
+} | st_console unexpected
+boot_results "$ST_DIR/unexpected.log" x86_64-debug/boot/c > "$ST_DIR/out" 2>&1
+st_check console_report_after_the_marker 1 1 0 'WARNING: CPU: 0 PID: 78'
+grep -q 'PID: 77' "$ST_DIR/out" &&
+	{ echo "selftest: not ok console_report_after_the_marker: the expected report was counted"; ST_FAILED=$((ST_FAILED + 1)); }
+
 # 10. KUnit on the console, then the boot tests' copies ("mmrust: ..."):
 # an expected KUnit skip counts as skipped, an unexpected one fails, a
 # parameterised case's parameters count one each.

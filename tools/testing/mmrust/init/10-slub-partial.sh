@@ -61,6 +61,43 @@ test_slub_partial_impl_switch() {
 }
 register slub_partial_impl_switch
 
+# The base's own SLUB KUnit suite as a module (every image builds it so),
+# once on each implementation of the per-cpu partial accounting (the
+# debugfs switch): every case passes, test_kfree_rcu included, which skips
+# when the suite is built in and so runs in no KUnit boot.  Its KTAP goes
+# to the kernel log, read from a marker on.
+test_slub_kunit_module_both_impls() {
+	local ko=/samples/slub_kunit.ko impl mark out old
+	[ -f $ko ] || { skip "no $ko (CONFIG_SLUB_KUNIT_TEST=m)"; return; }
+	[ "$(cat /sys/module/kunit/parameters/enable 2>/dev/null)" != N ] ||
+		{ skip "KUnit disabled in this boot (kunit.enable=0)"; return; }
+	# A boot that runs some KUnit suites only filters the module's too.
+	case "$(cmdline_param kunit.filter_glob "")" in
+	''|slub_test*) ;;
+	*) skip "kunit.filter_glob=$(cmdline_param kunit.filter_glob "") leaves slub_test out"; return ;;
+	esac
+	old=$(cat $SP/rust)
+	for impl in 1 0; do
+		mark="mmrust: slub_kunit on $SP/rust=$impl"
+		echo "$mark" > /dev/kmsg
+		echo $impl > $SP/rust || fail "cannot write $impl to $SP/rust" || return 1
+		insmod $ko || { echo "$old" > $SP/rust; fail "insmod $ko failed"; return 1; }
+		rmmod slub_kunit
+		out=$(dmesg | sed -n "\|$mark|,\$p")
+		if ! echo "$out" | grep -Eq '\] +ok [0-9]+ test_kfree_rcu$' ||
+			! echo "$out" | grep -Eq '\] +ok [0-9]+ slub_test$' ||
+			echo "$out" | grep -q ' not ok '; then
+			echo "$old" > $SP/rust
+			fail "slub_kunit with $SP/rust=$impl:
+$(echo "$out" | grep -E ' ok [0-9]+ |# ')"
+			return 1
+		fi
+	done
+	echo "$old" > $SP/rust
+	echo "note: slub_kunit: $(echo "$out" | grep -Ec '\] +ok [0-9]+ test_') cases passed on each implementation"
+}
+register slub_kunit_module_both_impls
+
 test_slub_sysfs_all_caches() {
 	local caches
 	caches=$(slab_caches)

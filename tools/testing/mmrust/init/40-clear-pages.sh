@@ -107,20 +107,21 @@ register clear_pages_faults_zero_per_page
 # 32 MiB batch plus one for the hot window under preempt=none/voluntary,
 # and in two calls (the rest, then the window) under preempt=full.
 test_clear_pages_1g_chunks_follow_preempt_model() {
-	local model=$(preempt_model) want f0 c0 r0 folios calls resched old=$(cat $CP/batched)
+	local model=$(preempt_model) want f0 c0 folios calls old=$(cat $CP/batched)
 	case $model in full) want=2 ;; *) want=33 ;; esac
 	set_pool $HP1G 1 > /dev/null || { skip "no room for a 1 GiB page"; return; }
 	echo 1 > $CP/batched
-	f0=$(cp_stat folios) c0=$(cp_stat calls) r0=$(cp_stat resched)
+	f0=$(cp_stat folios) c0=$(cp_stat calls)
 	fault_zero hugetlb-1g 1024 || return 1
 	folios=$(( $(cp_stat folios) - f0 ))
 	calls=$(( $(cp_stat calls) - c0 ))
-	resched=$(( $(cp_stat resched) - r0 ))
 	echo "$old" > $CP/batched
 	set_pool $HP1G 0 || return 1
-	[ "$folios" = 2 ] && [ "$calls" = $((2 * want)) ] && [ "$resched" = "$calls" ] ||
-		fail "preempt=$model: $folios folios, $calls calls, $resched reschedule points;" \
-			"want 2 folios and $want calls and reschedule points each"
+	# The calls only: the reschedule counter is bumped in the same loop
+	# (the KUnit case test_clearing_yields_to_a_thread_on_its_cpu observes
+	# the yield itself).
+	[ "$folios" = 2 ] && [ "$calls" = $((2 * want)) ] ||
+		fail "preempt=$model: $folios folios, $calls calls; want 2 folios and $want calls each"
 }
 register clear_pages_1g_chunks_follow_preempt_model
 
