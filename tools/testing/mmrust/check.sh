@@ -35,6 +35,19 @@ for f in $kfiles; do
 	[ -z "$out" ] || { echo "$out"; rc=1; }
 done
 
+# kernel-doc on the base's files that the hooks change: a warning of the
+# prepared file that the pristine one does not have (paths and line
+# numbers aside) comes from a hook's lines.
+hooked=$(for p in $(grep -v '^#' patches/series); do
+	sed -n 's|^+++ b/\([^[:space:]]*\.[ch]\).*|\1|p' "patches/$p"; done | sort -u)
+say "kernel-doc -Wall: $(echo $hooked | wc -w) hooked base files, new warnings only"
+kdoc_msgs() { "$SRC/scripts/kernel-doc" -none -Wall "$1" 2>&1 | sed -E 's|^[^ ]*:[0-9]+: ||' | sort; }
+for f in $hooked; do
+	[ -f "$PRISTINE/$f" ] || continue
+	out=$(comm -23 <(kdoc_msgs "$SRC/$f") <(kdoc_msgs "$PRISTINE/$f"))
+	[ -z "$out" ] || { echo "$f (hooked): $out"; rc=1; }
+done
+
 # The documentation pages: checkpatch on the rst (SPDX line, whitespace,
 # spelling), and every page in the index's toctree.
 docs=$(ls Documentation/mm/mmrust/*.rst 2>/dev/null)
