@@ -69,8 +69,9 @@ register slub_partial_impl_switch
 test_slub_kunit_module_both_impls() {
 	local ko=/samples/slub_kunit.ko impl mark out old
 	[ -f $ko ] || { skip "no $ko (CONFIG_SLUB_KUNIT_TEST=m)"; return; }
-	[ "$(cat /sys/module/kunit/parameters/enable 2>/dev/null)" != N ] ||
-		{ skip "KUnit disabled in this boot (kunit.enable=0)"; return; }
+	case "$(cmdline_param kunit.enable 1)" in
+	0|n|N|false) skip "KUnit disabled in this boot (kunit.enable=0)"; return ;;
+	esac
 	# A boot that runs some KUnit suites only filters the module's too.
 	case "$(cmdline_param kunit.filter_glob "")" in
 	''|slub_test*) ;;
