@@ -14,6 +14,7 @@
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/printk.h>
+#include <kunit/test.h>
 
 DEFINE_MM_IMPL_SWITCH(hugetlb_bulk_free, "bulk free", "c", "rust");
 
@@ -333,4 +334,32 @@ static int __init hugetlb_bulk_free_debugfs_init(void)
 	return 0;
 }
 late_initcall(hugetlb_bulk_free_debugfs_init);
+
+#if IS_BUILTIN(CONFIG_KUNIT)
+static void hugetlb_bulk_put_back_hvo(void *old)
+{
+	hugetlb_bulk_set_hvo(old != NULL);
+}
+
+/**
+ * hugetlb_bulk_kunit_use_hvo() - Turn HVO on or off for one KUnit test.
+ * @test: The running test.
+ * @on: Whether the folios the pool grows by are to be optimized.
+ *
+ * As the sysctl vm.hugetlb_optimize_vmemmap would, whatever the boot chose
+ * (hugetlb_free_vmemmap=); the setting before comes back when the test
+ * ends, pass or fail.  Skips the test when @on asks for HVO in a kernel
+ * without it.
+ */
+void hugetlb_bulk_kunit_use_hvo(struct kunit *test, bool on)
+{
+	bool old;
+
+	if (on && !IS_ENABLED(CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP))
+		kunit_skip(test, "no HVO in this kernel (CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP)");
+	old = hugetlb_bulk_set_hvo(on);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, hugetlb_bulk_put_back_hvo,
+							   old ? (void *)1 : NULL));
+}
+#endif /* CONFIG_KUNIT */
 #endif /* CONFIG_HUGETLB_BULK_FREE_DEBUG */

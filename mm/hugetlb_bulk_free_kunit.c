@@ -358,8 +358,9 @@ KUNIT_ARRAY_PARAM(failure, failure_cases, failure_desc);
  * cycles; the failed batch and the retry flush once each (k = 1: the
  * retry of folio 1 alone flushes instead of the failed batch).  Every
  * restore failing: each folio goes back as surplus, one cycle each.
- * Skipped where HVO is off: there is no restore to fail (that behaviour is
- * test_bulk_free_restore_failure_hvo_off's).
+ * HVO is turned on for the case (hugetlb_bulk_kunit_use_hvo()), whatever the boot chose;
+ * skipped in a kernel without HVO, which has no restore to fail (that
+ * behaviour is test_bulk_free_restore_failure_hvo_off's).
  */
 static void test_bulk_free_restore_failure(struct kunit *test)
 {
@@ -367,9 +368,7 @@ static void test_bulk_free_restore_failure(struct kunit *test)
 	unsigned int k = c->first == MIDDLE ? FAIL_N / 2 + 1 : c->first;
 	struct bulk_result r;
 
-	if (!hvo_on(test))
-		kunit_skip(test,
-			   "HVO is off (boot parameter or config): no vmemmap restore to fail");
+	hugetlb_bulk_kunit_use_hvo(test, true);
 	run_bulk_free(test, c->impl, FAIL_N, c->first, c->count, &r);
 	KUNIT_ASSERT_TRUE_MSG(test, r.hvo, "the pool's folios were not optimized");
 	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_FREES], 1);
@@ -392,15 +391,14 @@ static void test_bulk_free_restore_failure(struct kunit *test)
  * were never optimized, so even with every restore set to fail nothing is
  * restored and nothing fails: each folio is freed directly, with no lock
  * cycle of the restore path, no TLB flush and no grace period decision.
- * Skipped where HVO is on (the restore-failure cases run there).
+ * HVO is turned off for the case (hugetlb_bulk_kunit_use_hvo()), whatever the boot chose.
  */
 static void test_bulk_free_restore_failure_hvo_off(struct kunit *test)
 {
 	const enum hugetlb_bulk_free_impl *impl = test->param_value;
 	struct bulk_result r;
 
-	if (hvo_on(test))
-		kunit_skip(test, "HVO is on: test_bulk_free_restore_failure checks the restores");
+	hugetlb_bulk_kunit_use_hvo(test, false);
 	run_bulk_free(test, *impl, FAIL_N, 1, EVERY, &r);
 	KUNIT_ASSERT_FALSE_MSG(test, r.hvo, "the pool's folios were optimized");
 	KUNIT_EXPECT_EQ(test, r.stat[HUGETLB_BULK_FREES], 1);

@@ -42,13 +42,16 @@ static struct hstate *gp_hstate(struct kunit *test)
 }
 
 /*
- * Grows the empty pool of @h to GP_TEST_PAGES, with @impl selected; skips
- * the test when the folios are not optimized (HVO off: the key counts
- * optimized folios, so it is read once the pool is filled).
+ * Grows the empty pool of @h to GP_TEST_PAGES, with @impl selected and HVO
+ * turned on for the test whatever the boot chose (it is put back when the
+ * test ends); fails the test when the folios were not optimized all the
+ * same (the key counts optimized folios, so it is read once the pool is
+ * filled).
  */
 static void gp_fill_pool(struct kunit *test, struct hstate *h, unsigned int impl)
 {
 	mm_impl_switch_kunit_use(test, &hugetlb_vmemmap_gp_switch, impl);
+	hugetlb_bulk_kunit_use_hvo(test, true);
 	hugetlb_bulk_inject_restore_failures(0, 0);
 	KUNIT_ASSERT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 0));
 	KUNIT_ASSERT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, GP_TEST_PAGES));
@@ -56,8 +59,7 @@ static void gp_fill_pool(struct kunit *test, struct hstate *h, unsigned int impl
 			    "cannot allocate %u huge pages", GP_TEST_PAGES);
 	if (!static_key_enabled(&hugetlb_optimize_vmemmap_key)) {
 		KUNIT_ASSERT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 0));
-		kunit_skip(test,
-			   "HVO is off (hugetlb_free_vmemmap=off): no vmemmap restore to wait for");
+		KUNIT_ASSERT_TRUE_MSG(test, false, "HVO on, yet no folio of the pool was optimized");
 	}
 }
 

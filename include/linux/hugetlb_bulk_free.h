@@ -219,4 +219,19 @@ static inline bool hugetlb_bulk_should_fail_split(void)
 }
 #endif /* CONFIG_HUGETLB_BULK_FREE_DEBUG */
 
+/* In mm/hugetlb_vmemmap.c, where the setting lives (HVO kernels only). */
+#if defined(CONFIG_HUGETLB_BULK_FREE_DEBUG) && defined(CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP)
+bool hugetlb_bulk_set_hvo(bool on);
+#else
+static inline bool hugetlb_bulk_set_hvo(bool on)
+{
+	return false;
+}
+#endif
+
+#if defined(CONFIG_HUGETLB_BULK_FREE_DEBUG) && IS_BUILTIN(CONFIG_KUNIT)
+struct kunit;
+void hugetlb_bulk_kunit_use_hvo(struct kunit *test, bool on);
+#endif
+
 #endif /* _LINUX_HUGETLB_BULK_FREE_H */

@@ -94,7 +94,10 @@ fn c_default(size: u32, has: bool) -> u32 {
 /// would divide by zero).
 fn c_slabs(objects: u32, per_slab: u32) -> Option<u32> {
     let wraps = per_slab == 0
-        || objects.checked_mul(2).and_then(|n| n.checked_add(per_slab - 1)).is_none();
+        || objects
+            .checked_mul(2)
+            .and_then(|n| n.checked_add(per_slab - 1))
+            .is_none();
     // SAFETY: a pure C function of its arguments, not called with a zero
     // divisor.
     (!wraps).then(|| unsafe { c_cpu_partial_slabs(objects, per_slab) })
@@ -195,7 +198,11 @@ fn cpu_partial_slabs_every_target() {
     }
     // No per-cpu partial slabs without objects per slab (C divides by 0).
     for objects in (0..=u32::MAX).step_by(65_521) {
-        assert_eq!(cpu_partial_slabs(objects, 0), 0, "cpu_partial_slabs({objects}, 0)");
+        assert_eq!(
+            cpu_partial_slabs(objects, 0),
+            0,
+            "cpu_partial_slabs({objects}, 0)"
+        );
     }
 }
 
@@ -218,7 +225,11 @@ fn cpu_partial_slabs_every_slab_size() {
     for _ in 0..50_000_000 {
         let (objects, per_slab) = (rng.next(), rng.next() >> (rng.next() % 32));
         if let Some(want) = c_slabs(objects, per_slab) {
-            assert_eq!(cpu_partial_slabs(objects, per_slab), want, "({objects}, {per_slab})");
+            assert_eq!(
+                cpu_partial_slabs(objects, per_slab),
+                want,
+                "({objects}, {per_slab})"
+            );
         }
     }
 }
@@ -280,7 +291,11 @@ fn partial_objects_plane() {
     for _ in 0..50_000_000 {
         let (slabs, per_slab) = (rng.next(), rng.next());
         if let Some(want) = c_objects(slabs, per_slab) {
-            assert_eq!(partial_objects(slabs, per_slab), want, "({slabs}, {per_slab})");
+            assert_eq!(
+                partial_objects(slabs, per_slab),
+                want,
+                "({slabs}, {per_slab})"
+            );
         }
     }
 }
