@@ -36,7 +36,8 @@ void *rust_helper_folio_address(const struct folio *folio)
 /*
  * Rust mm code lost track of folios it had to free or give back (a value
  * dropped that should have been handed on, a null argument from C): it says
- * so as loudly as C's checks would, once per place, rather than silently.
+ * so with a WARN, as loudly as C's checks would, each time, rather than
+ * leaking them silently.
  */
 void rust_helper_mmrust_warn_folios_leaked(const char *what)
 {
