@@ -22,6 +22,19 @@
  * fails their allocations alone, which the run counts (an allocation may
  * fail; nothing else may go wrong).
  *
+ * Writing N to /sys/kernel/debug/slub_partial_churn/remote runs N rounds
+ * whose frees are all remote: for each private cache, CHURN_BATCH objects
+ * allocated on the CPU the task is on are freed by a worker on the next
+ * online CPU, which then checks its own partial list.  Remote frees do not
+ * depend on how concurrent writers interleave.  A kernel with one online
+ * CPU refuses it with -ENODEV.
+ *
+ * Reading /sys/kernel/debug/slub_partial_churn/walk walks the per-cpu
+ * partial list of every cache on every online CPU, each on its own CPU, and
+ * prints one line per non-empty list, "<cache> <cpu> <slabs linked>
+ * <slabs its head records> <cpu_partial_slabs>", then "walked <caches>
+ * caches on <cpus> CPUs".  The boot tests judge every cache by it.
+ *
  * Reading /sys/kernel/debug/slub_partial_churn/stats gives the counters
  * since boot, one "name value" per line: rounds, allocs, alloc_failures,
  * frees, remote_frees, bound_violations and outstanding (objects in the
@@ -30,6 +43,7 @@
 #define pr_fmt(fmt) "slub_partial_churn: " fmt
 
 #include <linux/atomic.h>
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/mm_impl_switch.h>
@@ -38,6 +52,7 @@
 #include <linux/slab.h>
 #include <linux/slub_partial.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 #include "slab.h"
 
@@ -106,15 +121,16 @@ static void churn_check_bound(struct kmem_cache *s)
 			   s->name, nr, head_slabs, s->cpu_partial_slabs);
 }
 
-static void churn_round(struct churn_cache *cc)
+/*
+ * Allocates CHURN_BATCH objects of @cc into @mine, noting @cpu, the CPU the
+ * caller keeps the task on, as theirs; counts the allocations and failures.
+ * Returns how many were allocated.
+ */
+static unsigned int churn_alloc(struct churn_cache *cc,
+				struct churn_obj mine[CHURN_BATCH], int cpu)
 {
-	struct churn_obj mine[CHURN_BATCH], taken[CHURN_BATCH];
-	unsigned int i, n = 0, nr_taken = 0, half;
-	int cpu;
+	unsigned int i, n = 0;
 
-	/* Allocations may sleep; the task stays on this CPU for the checks. */
-	migrate_disable();
-	cpu = smp_processor_id();
 	for (i = 0; i < CHURN_BATCH; i++) {
 		void *obj = kmem_cache_alloc(cc->s, GFP_KERNEL);
 
@@ -126,6 +142,19 @@ static void churn_round(struct churn_cache *cc)
 		mine[n++].cpu = cpu;
 	}
 	atomic_long_add(n, &churn_stats.allocs);
+	return n;
+}
+
+static void churn_round(struct churn_cache *cc)
+{
+	struct churn_obj mine[CHURN_BATCH], taken[CHURN_BATCH];
+	unsigned int i, n, nr_taken = 0, half;
+	int cpu;
+
+	/* Allocations may sleep; the task stays on this CPU for the checks. */
+	migrate_disable();
+	cpu = smp_processor_id();
+	n = churn_alloc(cc, mine, cpu);
 
 	half = n / 2;
 	churn_free_taken(cc, mine, half, cpu);
@@ -193,6 +222,100 @@ static int churn_run_set(void *data, u64 rounds)
 }
 DEFINE_MM_DEBUGFS_ATTRIBUTE(churn_run_fops, churn_run_get, churn_run_set, "%llu\n");
 
+/* A batch allocated on one CPU, freed by a worker on another. */
+struct churn_remote {
+	struct churn_cache *cc;
+	struct churn_obj objs[CHURN_BATCH];
+	unsigned int n;
+};
+
+/* On the freeing CPU (a bound worker): free the batch, check this CPU. */
+static long churn_remote_free(void *arg)
+{
+	struct churn_remote *r = arg;
+
+	churn_free_taken(r->cc, r->objs, r->n, raw_smp_processor_id());
+	churn_check_bound(r->cc->s);
+	return 0;
+}
+
+/* N rounds, 1 <= N <= CHURN_MAX_ROUNDS, every free remote; -ENODEV on one CPU. */
+static int churn_remote_set(void *data, u64 rounds)
+{
+	struct churn_remote r;
+	unsigned int k;
+	int cpu, other;
+	u64 i;
+
+	if (!rounds || rounds > CHURN_MAX_ROUNDS)
+		return -EINVAL;
+	if (num_online_cpus() < 2)
+		return -ENODEV;
+	for (i = 0; i < rounds; i++) {
+		for (k = 0; k < ARRAY_SIZE(churn_caches); k++) {
+			r.cc = &churn_caches[k];
+			cpus_read_lock();
+			migrate_disable();
+			cpu = smp_processor_id();
+			r.n = churn_alloc(r.cc, r.objs, cpu);
+			churn_check_bound(r.cc->s);
+			migrate_enable();
+			other = cpumask_next_wrap(cpu, cpu_online_mask, cpu, false);
+			if (other >= nr_cpu_ids)	/* the other CPUs went offline */
+				other = cpu;
+			work_on_cpu(other, churn_remote_free, &r);
+			cpus_read_unlock();
+		}
+		atomic_long_inc(&churn_stats.rounds);
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
+DEFINE_MM_DEBUGFS_ATTRIBUTE(churn_remote_fops, churn_run_get, churn_remote_set, "%llu\n");
+
+/* One cache's partial list on one CPU, walked there (work_on_cpu()). */
+struct churn_walk {
+	struct kmem_cache *s;
+	int head_slabs;
+};
+
+static long churn_walk_this_cpu(void *arg)
+{
+	struct churn_walk *w = arg;
+
+	return slub_cpu_partial_count(w->s, &w->head_slabs);
+}
+
+static int churn_walk_show(struct seq_file *m, void *v)
+{
+	unsigned int caches = 0;
+	struct kmem_cache *s;
+	int cpu;
+
+	cpus_read_lock();
+	mutex_lock(&slab_mutex);
+	list_for_each_entry(s, &slab_caches, list) {
+		if (!slub_cache_has_cpu_partial(s))
+			continue;
+		caches++;
+		for_each_online_cpu(cpu) {
+			struct churn_walk w = { .s = s };
+			long nr = work_on_cpu(cpu, churn_walk_this_cpu, &w);
+
+			if (nr || w.head_slabs)
+				seq_printf(m, "%s %d %ld %d %u\n", s->name, cpu, nr,
+					   w.head_slabs, s->cpu_partial_slabs);
+		}
+	}
+	mutex_unlock(&slab_mutex);
+	cpus_read_unlock();
+	seq_printf(m, "walked %u caches on %u CPUs\n", caches, num_online_cpus());
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(churn_walk);
+
 static int churn_stats_show(struct seq_file *m, void *v)
 {
 	unsigned int k, outstanding = 0;
@@ -232,6 +355,8 @@ static int __init slub_partial_churn_init(void)
 	}
 	dir = debugfs_create_dir("slub_partial_churn", NULL);
 	debugfs_create_file_unsafe("run", 0644, dir, NULL, &churn_run_fops);
+	debugfs_create_file_unsafe("remote", 0644, dir, NULL, &churn_remote_fops);
+	debugfs_create_file("walk", 0444, dir, NULL, &churn_walk_fops);
 	debugfs_create_file("stats", 0444, dir, NULL, &churn_stats_fops);
 	return 0;
 }

@@ -23,11 +23,13 @@
  *   else with -EINVAL and changes nothing;
  * - with mm_impl_switch_kunit_use(), a KUnit test's own choice, undone at
  *   the end of the test;
- * - a call counter per implementation (per CPU, summed by
- *   mm_impl_switch_calls()), moved by mm_impl_switch_count() at the
- *   component's dispatch point, in the branch of the implementation that
- *   runs, and read in debugfs ("calls_rust", "calls_c") and by KUnit
+ * - with CONFIG_MM_IMPL_SWITCH_CALLS (test kernels), a call counter per
+ *   implementation (per CPU, summed by mm_impl_switch_calls()), moved by
+ *   mm_impl_switch_count() at the component's dispatch point, in the
+ *   branch of the implementation that runs, and read in debugfs
+ *   ("calls_rust", "calls_c") and by KUnit
  *   (mm_impl_switch_kunit_expect_ran()): the proof of which one ran.
+ *   Without it, mm_impl_switch_count() compiles to nothing.
  *
  * Both implementations of a component must work on the same state with
  * the same meaning, so that switching needs no conversion: calls already
@@ -161,9 +163,10 @@ static const struct file_operations __fops = {				\
  * @_new: Boot parameter value selecting the new one, the default.
  *
  * Defines <_name>_switch, <_name>_key, the per-cpu call counters
- * <_name>_switch_calls and the boot parameter "<_name>_impl" (a core kernel
- * parameter, without a module prefix), and applies the boot choice at
- * early_initcall time.
+ * <_name>_switch_calls (counted only with CONFIG_MM_IMPL_SWITCH_CALLS;
+ * without it the switch's @calls is NULL) and the boot parameter
+ * "<_name>_impl" (a core kernel parameter, without a module prefix), and
+ * applies the boot choice at early_initcall time.
  */
 #define DEFINE_MM_IMPL_SWITCH(_name, _desc, _orig, _new)		\
 	DEFINE_STATIC_KEY_TRUE(_name##_key);				\
@@ -174,7 +177,8 @@ static const struct file_operations __fops = {				\
 		.impls = { _orig, _new },				\
 		.key = &_name##_key,					\
 		.boot = 1,						\
-		.calls = &_name##_switch_calls,				\
+		.calls = IS_ENABLED(CONFIG_MM_IMPL_SWITCH_CALLS) ?	\
+			 &_name##_switch_calls : NULL,			\
 	};								\
 	__module_param_call("", _name##_impl, &mm_impl_switch_param_ops, \
 			    &_name##_switch, 0, -1, 0);			\
@@ -229,10 +233,20 @@ static const struct file_operations __fops = {				\
  * the wrong way round counts on the wrong side.  One this_cpu_inc() of a
  * per-cpu variable whose address the linker knows (one instruction on
  * x86_64): both implementations pay the same, so comparisons stay fair.
+ * Nothing without CONFIG_MM_IMPL_SWITCH_CALLS: a production kernel pays
+ * no counter.
  * A statement; components wrap it in an inline function where they need
  * an expression.
  */
+#ifdef CONFIG_MM_IMPL_SWITCH_CALLS
 #define mm_impl_switch_count(_name, _impl)				\
 	this_cpu_inc(_name##_switch_calls.calls[_impl])
+#else
+#define mm_impl_switch_count(_name, _impl)				\
+	do {								\
+		(void)(_impl);						\
+		(void)&_name##_switch_calls;				\
+	} while (0)
+#endif
 
 #endif /* _LINUX_MM_IMPL_SWITCH_H */

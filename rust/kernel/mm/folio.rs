@@ -360,31 +360,41 @@ impl OwnedFolio {
     /// # Ok::<(), Error>(())
     /// ```
     ///
-    /// With `__GFP_ZERO` every byte reads zero.  A folio of the same order
-    /// is dirtied and freed first: the next allocation on this CPU most
-    /// often gets the same pages back (the per-cpu free lists are LIFO), so
-    /// the zeroing is seen on memory that was not zero.
+    /// With `__GFP_ZERO` every byte reads zero, also on pages that were
+    /// dirty when freed.  A folio of the same order is dirtied and freed
+    /// first, a hundred times: the next allocation on this CPU most often
+    /// gets the same pages back (the per-cpu free lists are LIFO), and the
+    /// test requires that it did at least once.  (With `init_on_free=1`
+    /// freed pages are zero anyway; the boots without it are the test.)
     ///
     /// ```
     /// use kernel::{bindings, mm::folio::OwnedFolio};
     ///
-    /// let dirty = OwnedFolio::alloc(GFP_KERNEL, 2)?;
-    /// // SAFETY: the folio is live and ours alone; a folio of `GFP_KERNEL`
-    /// // is in the direct map, at `folio_address()`, `size()` bytes long.
-    /// unsafe {
-    ///     let p = bindings::folio_address(dirty.as_ptr()).cast::<u8>();
-    ///     core::ptr::write_bytes(p, 0xa5, dirty.size());
-    /// }
-    /// drop(dirty);
+    /// let mut reused = 0;
+    /// for _ in 0..100 {
+    ///     let dirty = OwnedFolio::alloc(GFP_KERNEL, 2)?;
+    ///     // SAFETY: the folio is live and ours alone; a folio of
+    ///     // `GFP_KERNEL` is in the direct map, at `folio_address()`,
+    ///     // `size()` bytes long.
+    ///     unsafe {
+    ///         let p = bindings::folio_address(dirty.as_ptr()).cast::<u8>();
+    ///         core::ptr::write_bytes(p, 0xa5, dirty.size());
+    ///     }
+    ///     let was = dirty.as_ptr();
+    ///     drop(dirty);
     ///
-    /// let folio = OwnedFolio::alloc(GFP_KERNEL | __GFP_ZERO, 2)?;
-    /// assert_eq!(folio.nr_pages(), 4);
-    /// // SAFETY: as above; `folio` outlives the slice.
-    /// let bytes = unsafe {
-    ///     let p = bindings::folio_address(folio.as_ptr()).cast::<u8>();
-    ///     core::slice::from_raw_parts(p, folio.size())
-    /// };
-    /// assert!(bytes.iter().all(|&b| b == 0));
+    ///     let folio = OwnedFolio::alloc(GFP_KERNEL | __GFP_ZERO, 2)?;
+    ///     assert_eq!(folio.nr_pages(), 4);
+    ///     // SAFETY: as above; `folio` outlives the slice.
+    ///     let bytes = unsafe {
+    ///         let p = bindings::folio_address(folio.as_ptr()).cast::<u8>();
+    ///         core::slice::from_raw_parts(p, folio.size())
+    ///     };
+    ///     assert!(bytes.iter().all(|&b| b == 0));
+    ///     reused += usize::from(core::ptr::eq(folio.as_ptr(), was));
+    /// }
+    /// // The dirtied pages came back at least once.
+    /// assert!(reused > 0);
     /// # Ok::<(), Error>(())
     /// ```
     pub fn alloc(flags: Flags, order: u32) -> Result<Self> {

@@ -34,12 +34,21 @@ project_options() {
 	sed -n 's/^config \([A-Z0-9_]*\)$/\1/p' "$TOP/Kconfig" | grep -vx 'MM_IMPL_SWITCH\|RUSTC_.*'
 }
 
+# The options whose help says they are not for production kernels.
+test_only_options() {
+	awk '/^config / { o = $2 } /not for production kernels/ { print o }' "$TOP/Kconfig"
+}
+
 # configs <arch>: one line per configuration, "<name> <CONFIG_X=v>...",
 # the changes over the architecture's test image fragment.
 configs() {
-	local all_off="" o
+	local all_off="" prod="" o
 	for o in $(project_options); do all_off="$all_off CONFIG_$o=n"; done
+	for o in $(test_only_options); do prod="$prod CONFIG_$o=n"; done
 	echo "rust-off CONFIG_RUST=n"
+	# What a production kernel builds: every component, no KUnit, none of
+	# the test-only options (the call counters among them).
+	echo "production CONFIG_KUNIT=n$prod"
 	for o in SLUB_CPU_PARTIAL_RUST HUGETLB_BULK_FREE_RUST CLEAR_PAGES_BATCH; do
 		echo "no-${o,,} CONFIG_$o=n"
 	done

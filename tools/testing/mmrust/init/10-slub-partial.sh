@@ -46,6 +46,45 @@ check_cache_partial() {
 	}' "$@"
 }
 
+# check_partial_walk: every cache's per-cpu partial list, walked by the
+# kernel on each CPU (the churn driver's walk file): the slabs linked are
+# the count its head records, and within the limit derived here from the
+# cache's cpu_partial and objs_per_slab (half-full slabs), as in
+# check_cache_partial.  The walk and the head's count are read in one hold
+# of the list's lock; the limit is read after, so a cpu_partial written
+# meanwhile can fail it.  WALK= and SLAB_DIR= read other files (host
+# checks of this function).
+check_partial_walk() {
+	local walk="${WALK:-$CHURN/walk}"
+	[ -r "$walk" ] || { echo "no $walk"; return 1; }
+	awk -v dir="${SLAB_DIR:-/sys/kernel/slab}" 'function rd(f,   v) {
+		if ((getline v < f) <= 0) v = "?"
+		close(f)
+		return v
+	}
+	function bad(m) { print m; failed = 1; exit 1 }
+	/^walked [0-9]+ caches on [0-9]+ CPUs$/ { caches = $2; next }
+	NF != 5 || $2 !~ /^[0-9]+$/ || $3 !~ /^[0-9]+$/ || $4 !~ /^-?[0-9]+$/ {
+		bad("malformed walk line \"" $0 "\"")
+	}
+	{
+		if ($3 != $4)
+			bad($1 ": CPU " $2 " links " $3 " slabs, its head records " $4)
+		objects = rd(dir "/" $1 "/cpu_partial"); per_slab = rd(dir "/" $1 "/objs_per_slab")
+		if (objects !~ /^[0-9]+$/ || per_slab !~ /^[1-9][0-9]*$/)
+			bad($1 ": cpu_partial \"" objects "\", objs_per_slab \"" per_slab "\"")
+		limit = int((2 * objects + per_slab - 1) / per_slab)
+		if ($3 + 0 > limit)
+			bad($1 ": CPU " $2 " links " $3 " slabs, limit " limit " (cpu_partial " objects ", " per_slab " per slab)")
+		lists++
+	}
+	END {
+		if (failed) exit 1
+		if (caches + 0 == 0) { print "the walk covered no cache"; exit 1 }
+		print "note: walk: " caches " caches, " lists + 0 " non-empty per-cpu partial lists, each as long as its head says"
+	}' "$walk"
+}
+
 # The boot's choice is in use, and runs alone (calls_c, calls_rust).
 test_slub_partial_impl() {
 	check_impl slub_partial_impl "slub_partial: per-cpu partial accounting: " &&
@@ -114,7 +153,8 @@ test_slub_sysfs_all_caches() {
 	# shellcheck disable=SC2086
 	check_cache_partial $caches || return 1
 	# shellcheck disable=SC2086
-	[ "$(set -- $caches; echo $#)" -gt 20 ] || fail "only $(set -- $caches; echo $#) caches in /sys/kernel/slab"
+	[ "$(set -- $caches; echo $#)" -gt 20 ] || fail "only $(set -- $caches; echo $#) caches in /sys/kernel/slab" || return 1
+	check_partial_walk
 }
 register slub_sysfs_all_caches
 
@@ -129,7 +169,7 @@ test_slub_cpu_partial_write() {
 		fi
 		[ "$(cat $c/cpu_partial)" = 30 ] || fail "'$bad' changed cpu_partial to $(cat $c/cpu_partial)" || return 1
 	done
-	check_cache_partial kmalloc-256 || return 1
+	check_cache_partial kmalloc-256 && check_partial_walk || return 1
 	echo "$old" > $c/cpu_partial && [ "$(cat $c/cpu_partial)" = "$old" ]
 }
 register slub_cpu_partial_write
@@ -154,7 +194,7 @@ slab_churn() {
 test_slub_churn() {
 	slab_churn 1500
 	# shellcheck disable=SC2046
-	check_cache_partial $(slab_caches)
+	check_cache_partial $(slab_caches) && check_partial_walk
 }
 register slub_churn
 
@@ -194,29 +234,28 @@ churn_all_cpus() {
 	return $rc
 }
 
-# Every CPU at once: objects freed on a CPU other than the allocating one,
-# no allocation failing, the bound and the stored count kept, nothing left.
-# How many frees are remote depends on how finely the writers interleave
-# (each takes back the newest objects of the exchange, often its own):
-# from 64 to 17104 of 38400 in three boots, and once none, so a run with
-# none is repeated, up to five runs in all, before the test fails.
+# Every CPU at once, then remote frees for certain: no allocation failing,
+# the bound and the stored count kept after every round, nothing left.
+# How many frees of the run on every CPU at once are remote depends on how
+# finely the writers interleave (from none to 17104 of 38400 in earlier
+# boots); the remote rounds (the driver's remote file) then free every
+# object they allocate on the next CPU, so the test never rests on chance.
 test_slub_churn_cross_cpu() {
-	local a f fr rf v runs=0
+	local a f fr rf v remote_a
 	[ -d $CHURN ] || { skip "no $CHURN"; return; }
+	[ "$(nproc)" -gt 1 ] || { skip "one CPU"; return; }
 	churn_mark
-	while :; do
-		churn_all_cpus 200 || fail "a write to $CHURN/run failed" || return 1
-		runs=$(( runs + 1 ))
-		rf=$(churn_since remote_frees)
-		[ "$(nproc)" = 1 ] || [ "$rf" -gt 0 ] || [ $runs -ge 5 ] || continue
-		break
-	done
+	churn_all_cpus 200 || fail "a write to $CHURN/run failed" || return 1
+	rf=$(churn_since remote_frees) a=$(churn_since allocs)
+	echo 100 > $CHURN/remote || fail "a write to $CHURN/remote failed" || return 1
+	remote_a=$(( $(churn_since allocs) - a ))
 	a=$(churn_since allocs) f=$(churn_since alloc_failures) fr=$(churn_since frees)
 	v=$(churn_since bound_violations)
-	echo "note: $runs run(s): $a allocations, $f failed, $fr frees ($rf remote), $v bound violations"
+	echo "note: $a allocations, $f failed, $fr frees ($rf remote on every CPU at once, then $remote_a in remote rounds), $v bound violations"
 	[ "$f" = 0 ] && [ "$fr" = "$a" ] && [ "$(churn_stat outstanding)" = 0 ] ||
 		fail "allocations and frees do not match" || return 1
-	[ "$(nproc)" = 1 ] || [ "$rf" -gt 0 ] || fail "no object was freed on another CPU" || return 1
+	[ "$(( $(churn_since remote_frees) - rf ))" = "$remote_a" ] && [ "$remote_a" -gt 0 ] ||
+		fail "remote rounds: $remote_a allocations, $(( $(churn_since remote_frees) - rf )) remote frees" || return 1
 	[ "$v" = 0 ] || fail "per-cpu partial bound broken $v times"
 }
 register slub_churn_cross_cpu
