@@ -25,7 +25,7 @@ unexport ARCH
 # $(call step,<what it does>,<script and arguments>): one step, announced.
 step = @echo "==> $@: $(1)" && bash $(T)/$(2)
 
-.PHONY: all help setup prepare build build-debug build-lto test test-debug test-lto kunit boot run shell bench stress check series series-check matrix rusttest mutants kunit-tool clean distclean
+.PHONY: all help setup prepare build build-debug build-lto build-gcc test test-debug test-lto test-gcc kunit boot run shell bench stress check series series-check matrix rusttest mutants kunit-tool clean distclean
 
 all: help
 
@@ -36,6 +36,7 @@ help:
 	@echo "make test-debug  the x86_64 debug image (KASAN, lockdep, ...) alone; part of make test"
 	@echo "make test-lto the x86_64 LTO image (Rust in Clang ThinLTO, the push inlined) alone;"
 	@echo "              part of make test"
+	@echo "make test-gcc the x86_64 test image built with GCC 12 (Rust off) alone; part of make test"
 	@echo "make kunit    KUnit suites only"
 	@echo "make boot     boot tests only"
 	@echo "make bench    benchmarks (Rust vs C in one image), 'bench: <name> = <value>' lines,"
@@ -71,11 +72,12 @@ export MMRUST_DEBUG ?= 1
 export MMRUST_MUTANTS_ONLY := $(ONLY)
 DEBUG_IMAGE := $(if $(and $(filter x86_64,$(ARCHES)),$(filter 1,$(MMRUST_DEBUG))),1)
 LTO_IMAGE = $(if $(and $(filter x86_64,$(ARCHES)),$(filter 1,$(MMRUST_LTO))),1)
+GCC_IMAGE = $(if $(and $(filter x86_64,$(ARCHES)),$(filter 1,$(MMRUST_GCC))),1)
 build-debug: prepare
 	@echo "==> $@: x86_64 debug image" && MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debug bash $(T)/build.sh
 
 test: build
-	$(call step,KUnit and boot tests ($(ARCHES)$(if $(DEBUG_IMAGE),$(comma) the x86_64 debug image)$(if $(LTO_IMAGE),$(comma) the x86_64 LTO image)); the configuration matrix,test.sh all)
+	$(call step,KUnit and boot tests ($(ARCHES)$(if $(DEBUG_IMAGE),$(comma) the x86_64 debug image)$(if $(LTO_IMAGE),$(comma) the x86_64 LTO image)$(if $(GCC_IMAGE),$(comma) the x86_64 GCC image)); the configuration matrix,test.sh all)
 
 test-debug: build-debug
 	$(call step,KUnit and boot tests under the kernel's checkers,test.sh debug)
@@ -88,6 +90,15 @@ build-lto: prepare
 
 test-lto: build-lto
 	$(call step,the Rust push inlined by ThinLTO; KUnit and boot tests on the LTO image,test.sh lto)
+
+# The x86_64 GCC image (configs/gcc.config): in 'make test' when it covers
+# x86_64, unless MMRUST_GCC=0; alone in 'make test-gcc'.
+export MMRUST_GCC ?= 1
+build-gcc: prepare
+	@echo "==> $@: x86_64 GCC image" && MMRUST_ARCH=x86_64 MMRUST_FLAVOR=gcc bash $(T)/build.sh
+
+test-gcc: build-gcc
+	$(call step,KUnit and boot tests on the x86_64 image built with GCC 12,test.sh gcc)
 
 kunit: build
 	$(call step,KUnit suites in the test kernels ($(ARCHES)),test.sh kunit)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot the test kernel in QEMU (TCG) with the test initramfs.
+# Boot the test kernel in QEMU (KVM where it works, else TCG) with the
+# test initramfs.
 #   boot.sh <mode> <log> [kernel parameters...]
 # <mode> is passed to /init as mmrust.mode= (test, stress, run, shell,
 # bench).  The console goes to <log>, or, for a <log> of "-", stays on this
@@ -44,6 +45,76 @@ cp "$TOP"/tools/testing/mmrust/init/*.sh "$ird/mmrust/"
 chmod +x "$ird/init"
 (cd "$ird" && find . | cpio -o -H newc --quiet) > "$initrd"
 rm -rf "$ird"
+
+# The accelerator (choose_accel prints kvm or tcg): KVM when /dev/kvm works
+# and the guest is of the host's architecture, else TCG, said in one line
+# on standard error.  -icount boots (the exact measure) are always TCG.
+# MMRUST_ACCEL=kvm|tcg forces one; kvm where KVM does not work fails with
+# the reason.  Whether KVM works is decided by a probe, once per host boot
+# and guest architecture (cached in $CACHE/accel.<arch>): this kernel
+# booted under KVM without an init must print its banner on the serial
+# port within 30 s, since a present /dev/kvm is not always a working one
+# (a nested host was seen where a KVM guest printed nothing in 70 s).
+# MMRUST_KVM_DEV names another device node (a check of the probe).
+kvm_dev=${MMRUST_KVM_DEV:-/dev/kvm}
+host_arch() { case $(uname -m) in aarch64) echo arm64 ;; *) uname -m ;; esac; }
+kvm_why_not() {	# kvm_why_not: prints why KVM cannot run this guest; fails if it can
+	local out rc qemu
+	[ "$(host_arch)" = "$MMRUST_ARCH" ] || { echo "the guest is $MMRUST_ARCH, the host $(uname -m)"; return; }
+	[ -e "$kvm_dev" ] || { echo "no $kvm_dev"; return; }
+	[ -r "$kvm_dev" ] && [ -w "$kvm_dev" ] || { echo "$kvm_dev is not read-write for $(id -un)"; return; }
+	out=$(mktemp) && rc=0
+	if [ "$MMRUST_ARCH" = x86_64 ]; then
+		qemu=(qemu-system-x86_64 -cpu host -append "console=ttyS0 acpi=off panic=-1 rdinit=/none")
+	else
+		qemu=(qemu-system-aarch64 -M virt,gic-version=host -cpu host -append "console=ttyAMA0 panic=-1 rdinit=/none")
+	fi
+	timeout 30 "${qemu[@]}" -accel kvm -m 512M -smp 1 -display none \
+		-monitor none -serial "file:$out" -no-reboot -nic none -kernel "$kernel" \
+		< /dev/null > "$out.err" 2>&1 || rc=$?
+	if grep -q "Linux version" "$out"; then
+		rm -f "$out" "$out.err"
+		return 1
+	fi
+	if [ "$rc" = 124 ]; then
+		echo "a KVM probe boot printed nothing in 30 s"
+	else
+		echo "a KVM probe boot failed (exit $rc: $(head -c 200 "$out.err" | tr '\n' ' '))"
+	fi
+	rm -f "$out" "$out.err"
+}
+choose_accel() {
+	local f=$CACHE/accel.$MMRUST_ARCH id why
+	case "${MMRUST_ACCEL:-auto}" in
+	tcg) echo tcg; return ;;
+	kvm|auto) ;;
+	*) echo "error: MMRUST_ACCEL=$MMRUST_ACCEL: kvm, tcg or unset" >&2; return 1 ;;
+	esac
+	if [[ "${MMRUST_QEMU_ARGS:-}" == *-icount* ]]; then
+		[ "${MMRUST_ACCEL:-auto}" != kvm ] ||
+			{ echo "error: MMRUST_ACCEL=kvm: an -icount boot (the exact measure) runs under TCG only" >&2; return 1; }
+		echo tcg; return
+	fi
+	id="$(cat /proc/sys/kernel/random/boot_id 2>/dev/null) $kvm_dev"
+	# One probe at a time: boots started side by side wait for the first.
+	exec 9> "$f.lock" && flock 9
+	if [ -r "$f" ] && [ "$(head -1 "$f")" = "$id" ]; then
+		why=$(sed -n '2p' "$f")
+	else
+		why=$(kvm_why_not) || why=""
+		printf '%s\n%s\n' "$id" "$why" > "$f"
+		[ "${MMRUST_ACCEL:-auto}" = kvm ] || echo "boot: ${why:+TCG: }${why:-KVM (the probe boot printed its banner)}" >&2
+	fi
+	flock -u 9
+	if [ -z "$why" ]; then
+		echo kvm
+	elif [ "${MMRUST_ACCEL:-auto}" = kvm ]; then
+		echo "error: MMRUST_ACCEL=kvm, but KVM cannot run this guest: $why" >&2
+		return 1
+	else
+		echo tcg
+	fi
+}
 
 # MMRUST_QEMU_ARGS: extra QEMU options, e.g. "-icount shift=0,sleep=off"
 # (the guest clock then counts executed instructions: exact, repeatable).
@@ -92,13 +163,22 @@ if [ -n "$ktap" ]; then
 		cmdline="$cmdline mmrust.ktap=hvc0"
 	fi
 fi
-if [ "$MMRUST_ARCH" = x86_64 ]; then
-	qemu=(qemu-system-x86_64 -bios /usr/share/qemu/qboot.rom -cpu max
+accel=$(choose_accel) || exit 1
+if [ "$MMRUST_ARCH" = x86_64 ] && [ "$accel" = kvm ]; then
+	# SeaBIOS (QEMU's default firmware): under KVM on a nested host a
+	# qboot guest was seen printing nothing at all.
+	qemu=(qemu-system-x86_64 -accel kvm -cpu host
 		-append "console=ttyS0 acpi=off $cmdline")
+elif [ "$MMRUST_ARCH" = x86_64 ]; then
+	qemu=(qemu-system-x86_64 -accel tcg -bios /usr/share/qemu/qboot.rom -cpu max
+		-append "console=ttyS0 acpi=off $cmdline")
+elif [ "$accel" = kvm ]; then
+	qemu=(qemu-system-aarch64 -accel kvm -M virt,gic-version=host -cpu host
+		-append "console=ttyAMA0 $cmdline")
 else
 	# pauth-impdef: the same -cpu max, with a pointer-authentication
 	# algorithm TCG computes quickly.
-	qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on
+	qemu=(qemu-system-aarch64 -accel tcg -M virt -cpu max,pauth-impdef=on
 		-append "console=ttyAMA0 $cmdline")
 fi
 qemu+=(-m "$mem" -smp "$smp" -nographic -no-reboot -nic none ${MMRUST_QEMU_ARGS:-}

@@ -7,14 +7,19 @@
 
 mkdir -p "$BUILD" "$LOGS"
 # The fragment: the architecture's, and the flavour's over it (debug.config
-# for the debug image, lto.config for the LTO image; a later line wins).
+# for the debug image, lto.config for the LTO image, gcc.config for the GCC
+# image; a later line wins).
 frag=$BUILD/.mmrust-fragment.new
 cat "$TOP/tools/testing/mmrust/configs/$MMRUST_ARCH.config" > "$frag"
 [ -z "$MMRUST_FLAVOR" ] || cat "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config" >> "$frag"
 log=$LOGS/build.log
 [ "$NAME" = x86_64 ] || log=$LOGS/build-$NAME.log
 
-"${KMAKE[@]}" rustavailable > "$log" 2>&1 || { cat "$log"; die "Rust toolchain not usable by the kernel"; }
+if [ "$MMRUST_FLAVOR" = gcc ]; then
+	: > "$log"
+else
+	"${KMAKE[@]}" rustavailable > "$log" 2>&1 || { cat "$log"; die "Rust toolchain not usable by the kernel"; }
+fi
 
 stamp=$BUILD/.mmrust-fragment
 if [ -n "${DERIVE_FROM:-}" ]; then
@@ -51,20 +56,34 @@ elif [ ! -f "$BUILD/.config" ] || ! cmp -s "$frag" "$stamp"; then
 	say "configuring $BUILD from $MMRUST_ARCH.config${MMRUST_FLAVOR:+ and $MMRUST_FLAVOR.config}"
 	# allnoconfig with the fragment: every symbol it does not name is
 	# off, unless the base turns it on without a prompt.
-	grep '^CONFIG_' "$frag" > "$BUILD/.mmrust-allconfig"
+	grep '^CONFIG_' "$frag" | sed 's/^\(CONFIG_[A-Z0-9_]*\)=n$/# \1 is not set/' > "$BUILD/.mmrust-allconfig"
 	rm -f "$BUILD/.config"
 	"${KMAKE[@]}" KCONFIG_ALLCONFIG="$BUILD/.mmrust-allconfig" allnoconfig >> "$log" 2>&1 ||
 		{ tail -20 "$log"; die "allnoconfig failed"; }
 	bad=0
 	while read -r line; do
-		grep -qx "$line" "$BUILD/.config" || { echo "missing in .config: $line" >&2; bad=1; }
+		case $line in
+		*=n) ! grep -Eq "^${line%=n}=[ym]$" "$BUILD/.config" || { echo "not off in .config: $line" >&2; bad=1; } ;;
+		*) grep -qx "$line" "$BUILD/.config" || { echo "missing in .config: $line" >&2; bad=1; } ;;
+		esac
 	done < <(grep '^CONFIG_' "$frag" | awk -F= '{v[$1] = $0; o[NR] = $1}
 		END {for (i = 1; i <= NR; i++) if (!seen[o[i]]++) print v[o[i]]}')
 	[ $bad = 0 ] || die "config fragment not satisfied (a dependency is off)"
 	cp "$frag" "$stamp"
 fi
 
-say "building $(basename "$IMAGE") and modules in $BUILD (cold: 4-13 min on 2 cores; log: $log)"
+# How long a cold build took here the last time (what a build from nothing
+# of this image writes into $CACHE/logs/cold-build-$NAME), for the message.
+cold_rec=$LOGS/cold-build-$NAME
+cold=""
+[ -f "$BUILD/vmlinux" ] || cold=1
+if [ -r "$cold_rec" ]; then
+	read -r secs objs cpus < "$cold_rec" || true
+	note="a cold build took $(( secs / 60 )) min $(( secs % 60 )) s here ($objs objects, $cpus CPUs)"
+else
+	note="a cold build compiles about 900 objects, on $(nproc) CPUs here"
+fi
+say "building $(basename "$IMAGE") and modules in $BUILD ($([ -n "$cold" ] && echo "from nothing: " || echo "incremental; ")$note; log: $log)"
 start=$(date +%s)
 "${KMAKE[@]}" "$(basename "$IMAGE")" modules >> "$log" 2>&1 &
 pid=$!
@@ -80,5 +99,6 @@ if ! wait $pid; then
 fi
 n=$(grep -cE '^  (CC|RUSTC)' "$log" || true)
 say "built $BUILD/$IMAGE in $(( $(date +%s) - start ))s ($n objects compiled)"
+[ -z "$cold" ] || echo "$(( $(date +%s) - start )) $n $(nproc)" > "$cold_rec"
 
 "$TOP/tools/testing/mmrust/guest.sh"

@@ -13,6 +13,13 @@ BASE_PIN=6.12.117-1~deb12u1
 BASE_PIN_SHA256=585a4a074597aefa2b1a68ada83a3184ba351c127544dea80618bbcceaa3961f
 BASE_VERSION=${MMRUST_BASE_VERSION:-$BASE_PIN}
 BASE_DIR=$CACHE/base/$BASE_VERSION      # the package, unpacked by setup.sh
+# Debian's own kernel configs of the base, linux-config-6.12 of the same
+# version (setup.sh; the matrix's Debian cells), and their packages' sha256.
+DEBIAN_CONFIG_DIR=$CACHE/debian-config/$BASE_VERSION
+# shellcheck disable=SC2034
+DEBIAN_CONFIG_PIN_SHA256_amd64=9837dbdf866d58ff9cc64f106dbf0cbf16d1ea6e369b83c338d05e8860224b27
+# shellcheck disable=SC2034
+DEBIAN_CONFIG_PIN_SHA256_arm64=5642ad362614657f7393b3999a02d3f33325c13a15227333fe2ef0cdc29d74c8
 BASE_TARBALL=$BASE_DIR/usr/src/linux-source-6.12.tar.xz
 PRISTINE=$BASE_DIR/linux-source-6.12    # unpacked tarball, never modified
 SRC=$CACHE/src                         # base + overlay + patches, built from
@@ -38,13 +45,17 @@ debug) NAME=$MMRUST_ARCH-debug EXTRA=$CACHE/initramfs-extra-$NAME ;;
 # (configs/lto.config), built with rustc-web 1.85 (LLVM 19, setup.sh).
 lto) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the lto image is x86_64 only\n' >&2; exit 1; }
 	NAME=$MMRUST_ARCH-lto EXTRA=$CACHE/initramfs-extra-$NAME ;;
+# gcc (x86_64): the test image built with GCC 12, as Debian builds its
+# kernels (configs/gcc.config: Rust off, the C components on).
+gcc) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the gcc image is x86_64 only\n' >&2; exit 1; }
+	NAME=$MMRUST_ARCH-gcc EXTRA=$CACHE/initramfs-extra-$NAME ;;
 # nocontpte (arm64): the test image without contpte (configs/nocontpte.config),
 # the baseline of the contpte benchmark's built-in/out comparison; its
 # configuration is the arm64 image's with those options off (DERIVE_FROM).
 nocontpte) [ "$MMRUST_ARCH" = arm64 ] || { printf 'error: the nocontpte image is arm64 only\n' >&2; exit 1; }
 	NAME=$MMRUST_ARCH-nocontpte EXTRA=$CACHE/initramfs-extra-$NAME
 	DERIVE_FROM=$CACHE/build/$MMRUST_ARCH ;;
-*) printf 'error: unknown image flavour %s (debug, lto, nocontpte or none)\n' "$MMRUST_FLAVOR" >&2; exit 1 ;;
+*) printf 'error: unknown image flavour %s (debug, lto, gcc, nocontpte or none)\n' "$MMRUST_FLAVOR" >&2; exit 1 ;;
 esac
 # Debian's rustc-web of the LTO image (LLVM 19, as clang-19 and ld.lld-19).
 RUST_LTO_VERSION=1.85.0+dfsg3-1~deb12u3
@@ -64,6 +75,10 @@ KMAKE=(make -C "$SRC" O="$BUILD" ARCH="$MMRUST_ARCH" LLVM=-19 "CC=ccache clang-1
        RUSTC=$RUST_BIN/rustc HOSTRUSTC=$RUST_BIN/rustc RUSTDOC=$RUST_BIN/rustdoc
        "BINDGEN=$TOOLS/bin/bindgen" RUSTFMT=/usr/bin/rustfmt
        CLIPPY_DRIVER=/usr/bin/clippy-driver -j"$(nproc)")
+# The gcc image: GCC 12 and binutils, no LLVM (Rust is off in it).
+[ "$MMRUST_FLAVOR" != gcc ] ||
+	KMAKE=(make -C "$SRC" O="$BUILD" ARCH="$MMRUST_ARCH" "CC=ccache x86_64-linux-gnu-gcc-12"
+	       HOSTCC=gcc-12 -j"$(nproc)")
 
 # median: of the numbers on standard input; ratio <a> <b>: a / b, 3 decimals.
 median() { sort -g | awk '{v[NR]=$1} END {if (!NR) exit; if (NR%2) print v[(NR+1)/2]; else printf "%.6g\n", (v[NR/2]+v[NR/2+1])/2}'; }

@@ -212,6 +212,68 @@ fi
 
 rows=()
 bad=0
+# debian_gcc: Debian's own amd64 configuration of this base
+# (config.amd64_none_amd64 of linux-config-6.12, setup.sh), built with GCC
+# 12 as Debian builds it, in $CACHE/build/matrix-debian-gcc: the overlay's
+# objects with every project option on that the configuration can take
+# (KUnit on for the suites), then each of them off in turn.  Rust is off in
+# Debian's configuration (6.12's RUST depends on !MODVERSIONS), so the
+# Rust components have no cell here.  Debian's signing keys are not in the
+# source: the key options are emptied.
+debian_gcc() {
+	local b=$CACHE/build/matrix-debian-gcc o on_opts="" name changes start why objs w
+	local cfg=$DEBIAN_CONFIG_DIR/amd64/root/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
+	[ -z "${MMRUST_MATRIX_ONLY:-}" ] || [[ "$MMRUST_MATRIX_ONLY" == *debian-gcc* ]] || return 0
+	[ -r "$cfg" ] || { cell x86_64 debian-gcc "FAILED (config)" "no $cfg: run make setup"; return; }
+	command -v x86_64-linux-gnu-gcc-12 > /dev/null ||
+		{ cell x86_64 debian-gcc "FAILED (config)" "no x86_64-linux-gnu-gcc-12: run make setup"; return; }
+	mkdir -p "$b"
+	MK=(make -C "$SRC" O="$b" ARCH=x86_64 "CC=ccache x86_64-linux-gnu-gcc-12" HOSTCC=gcc-12 -j"$(nproc)")
+	# debian_configure <changes...>: Debian's config, the changes, olddefconfig.
+	debian_configure() {
+		{ xzcat "$cfg"; printf '%s\n' CONFIG_SYSTEM_TRUSTED_KEYS=\"\" CONFIG_SYSTEM_REVOCATION_KEYS=\"\" \
+			CONFIG_MODULE_SIG_KEY=\"\" CONFIG_KUNIT=y "$@"; } |
+			sed 's/^\(CONFIG_[A-Z0-9_]*\)=n$/# \1 is not set/' > "$b/.config"
+		"${MK[@]}" olddefconfig > "$b/.mmrust-configure.log" 2>&1 || echo "olddefconfig failed"
+	}
+	for o in $(project_options); do on_opts="$on_opts CONFIG_$o=y"; done
+	# shellcheck disable=SC2086
+	why=$(debian_configure $on_opts)
+	[ -z "$why" ] || { cell x86_64 debian-gcc "FAILED (config)" "$why"; return; }
+	# The options Debian's configuration takes: the cells that turn one off.
+	on_opts=$(for o in $(project_options); do ! grep -q "^CONFIG_$o=y" "$b/.config" || echo "$o"; done)
+	while read -r name changes; do
+		wanted "$name" || wanted debian-gcc || continue
+		start=$(date +%s)
+		# shellcheck disable=SC2086
+		why=$(debian_configure $(for o in $on_opts; do echo "CONFIG_$o=y"; done) $changes)
+		[ -z "$why" ] || { cell x86_64 "$name" "FAILED (config)" "$why"; continue; }
+		for o in $changes; do
+			! grep -q "^${o%=n}=y" "$b/.config" || { why="$o did not hold"; break; }
+		done
+		[ -z "$why" ] || { cell x86_64 "$name" "FAILED (config)" "$why"; continue; }
+		objs=$(objects x86_64 "$b" | tr '\n' ' ')
+		say "matrix x86_64: $name (GCC 12): $(echo $objs | wc -w) objects"
+		# shellcheck disable=SC2086
+		if compile "$b" $objs > "$b/.mmrust-build.log" 2>&1; then
+			w=$(warnings "$b/.mmrust-build.log")
+			if [ -z "$w" ]; then
+				cell x86_64 "$name" "ok ($(echo $objs | wc -w) objects, $(( $(date +%s) - start ))s)"
+			else
+				cell x86_64 "$name" "FAILED (warning)" "$w"
+			fi
+		else
+			cell x86_64 "$name" "FAILED (build)" "$(grep -E 'error|Error' "$b/.mmrust-build.log" | head -20)"
+		fi
+		[ "${rows[-1]##* ok}" != "${rows[-1]}" ] || (cd "$b" && rm -f $objs)
+		cat "$b/.mmrust-build.log" >> "$LOGS/matrix-debian-gcc.log"
+	done < <(echo "debian-gcc"
+		# The call counters are selected by the KUnit suites: off with KUnit.
+		for o in $on_opts; do
+			echo "debian-gcc-no-${o,,} CONFIG_$o=n$([ "$o" != MM_IMPL_SWITCH_CALLS ] || echo " CONFIG_KUNIT=n")"
+		done)
+}
+
 cell() {  # cell <arch> <config> <result> [details]
 	rows+=("$(printf '%-8s %-30s %s' "$1" "$2" "$3")")
 	[ "$3" = ok ] || [ "${3%% *}" = ok ] || bad=1
@@ -259,6 +321,14 @@ for arch in ${MMRUST_ARCHES:-$MMRUST_ARCH}; do
 		cat "$b/.mmrust-build.log" >> "$log"
 	done < <(configs "$arch")
 done
+
+# After x86_64's cells: Debian's own configuration with GCC.
+if [[ " ${MMRUST_ARCHES:-$MMRUST_ARCH} " == *" x86_64 "* ]]; then
+	MMRUST_ARCH=x86_64
+	. "$MTOP/lib.sh"
+	: > "$LOGS/matrix-debian-gcc.log"
+	debian_gcc
+fi
 
 # After x86_64's cells: i386 is an x86 configuration.
 rm -f "$GENERIC_KUNIT_LOG"

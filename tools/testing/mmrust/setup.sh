@@ -7,7 +7,7 @@
 PKGS=(clang-19 lld-19 llvm-19 libclang-19-dev
       rustc-web rust-web-src libstd-rust-web-dev rust-web-clippy rustfmt-web
       qemu-system-x86 qemu-system-arm libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
-      flex bison bc libelf-dev libssl-dev cpio ccache
+      gcc-12 flex bison bc libelf-dev libssl-dev cpio ccache
       busybox-static xz-utils python3 python3-matplotlib make patch)
 BINDGEN_VERSION=0.70.1
 
@@ -93,6 +93,30 @@ if [ ! -x "$hb" ]; then
 else
 	say "rt-tests (hackbench) present"
 fi
+
+# Debian's own configs of the base (linux-config-6.12 at the base's
+# version, amd64 and arm64), unpacked into the cache for the matrix's
+# Debian cells; each package checked against its pinned sha256.
+for a in amd64 arm64; do
+	d=$DEBIAN_CONFIG_DIR/$a
+	if [ ! -f "$d/sha256" ]; then
+		[ "$(id -u)" = 0 ] || die "need root to fetch linux-config-6.12:$a"
+		say "fetching Debian's kernel configs (linux-config-6.12:$a $BASE_VERSION) into $d"
+		rm -rf "$d" && mkdir -p "$d"
+		(cd "$d" && apt-get download -q "linux-config-6.12:$a=$BASE_VERSION" 2>&1 |
+			grep -v '^W: Download is performed unsandboxed' || true)
+		deb=$(echo "$d"/linux-config-6.12_*.deb)
+		[ -f "$deb" ] || die "linux-config-6.12:$a $BASE_VERSION is not in the Debian archive"
+		sum=$(sha256sum "$deb" | cut -d' ' -f1)
+		pin=DEBIAN_CONFIG_PIN_SHA256_$a
+		[ "$BASE_VERSION" != "$BASE_PIN" ] || [ "$sum" = "${!pin}" ] ||
+			die "linux-config-6.12:$a $BASE_VERSION: sha256 $sum, pinned ${!pin}"
+		dpkg-deb -x "$deb" "$d/root" && rm -f "$deb"
+		echo "$sum" > "$d/sha256"
+	else
+		say "Debian's kernel configs (linux-config-6.12:$a) present"
+	fi
+done
 
 # The x86_64 LTO image's Rust (MMRUST_FLAVOR=lto): Debian's rustc-web
 # 1.85, built on LLVM 19 like clang-19 and ld.lld-19, so that the ThinLTO

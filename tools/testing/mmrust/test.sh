@@ -395,6 +395,46 @@ run_boot() {  # run_boot <label> <mode> <params...>
 	LOG=$log
 }
 
+# Boots side by side: as many as the host has CPUs for, MMRUST_SMP (2)
+# each, since a TCG guest keeps about one host CPU per vCPU busy; at
+# least one.  MMRUST_BOOTS_AT_ONCE overrides.  With one, each boot runs in
+# the foreground, its progress lines as they come; with more, a boot's
+# progress lines are shown when the results are read.
+BOOT_SLOTS=${MMRUST_BOOTS_AT_ONCE:-$(( $(nproc) / ${MMRUST_SMP:-2} ))}
+[ "$BOOT_SLOTS" -ge 1 ] 2>/dev/null || BOOT_SLOTS=1
+declare -A BOOT_PID=()
+# boot_start <label> <mode> <params...>: run_boot, in the background when
+# there are slots for more than one boot, after waiting for a free slot.
+boot_start() {
+	local label=$1 l n
+	if [ "$BOOT_SLOTS" = 1 ]; then
+		run_boot "$@"
+		return
+	fi
+	while :; do
+		n=0
+		for l in "${!BOOT_PID[@]}"; do
+			! kill -0 "${BOOT_PID[$l]}" 2>/dev/null || n=$((n + 1))
+		done
+		[ $n -ge "$BOOT_SLOTS" ] || break
+		sleep 1
+	done
+	run_boot "$@" > "$LOGS/boot-$NAME-$label.progress" 2>&1 &
+	BOOT_PID[$label]=$!
+}
+# boot_end <label>: waits for a boot of boot_start, shows its progress
+# lines and sets LOG to its console log.
+boot_end() {
+	if [ -n "${BOOT_PID[$1]:-}" ]; then
+		wait "${BOOT_PID[$1]}" || true
+		unset "BOOT_PID[$1]"
+		cat "$LOGS/boot-$NAME-$1.progress"
+		rm -f "$LOGS/boot-$NAME-$1.progress"
+	fi
+	LOG=$LOGS/boot-$1.log
+	[ "$NAME" = x86_64 ] || LOG=$LOGS/boot-$NAME-$1.log
+}
+
 # init_on_free=1 also turns on the page allocator's free-time checks: a page
 # freed with a leftover page type or mapcount is a "BUG: Bad page state",
 # which fails the boot test dmesg_clean (this is how patches/0011 was
@@ -420,22 +460,27 @@ test_arch() {
 		kunit_results "$LOG" ${p}kunit/rust
 		;;
 	boot|all)
-		run_boot rust test hugetlb_free_vmemmap=on init_on_free=1 preempt=full \
+		# The three boots are independent: side by side where the
+		# host has the CPUs (boot_start), their results read in order.
+		boot_start rust test hugetlb_free_vmemmap=on init_on_free=1 preempt=full \
 			$([ "$what" = boot ] && echo kunit.enable=0)
-		[ "$what" = boot ] || kunit_results "$LOG" ${p}kunit/rust
-		boot_results "$LOG" ${p}boot/rust
-		run_boot c test slub_partial_impl=c hugetlb_bulk_free_impl=c clear_pages_impl=per_page \
+		boot_start c test slub_partial_impl=c hugetlb_bulk_free_impl=c clear_pages_impl=per_page \
 			$off preempt=voluntary hugetlb_free_vmemmap=off \
 			$([ "$what" = boot ] && echo kunit.enable=0)
+		boot_start bad-param test slub_partial_impl=bogus hugetlb_bulk_free_impl=bogus \
+			clear_pages_impl=bogus $bad preempt=full kunit.enable=0
+		boot_end rust
+		[ "$what" = boot ] || kunit_results "$LOG" ${p}kunit/rust
+		boot_results "$LOG" ${p}boot/rust
+		boot_end c
 		[ "$what" = boot ] || kunit_results "$LOG" ${p}kunit/c
 		boot_results "$LOG" ${p}boot/c
-		run_boot bad-param test slub_partial_impl=bogus hugetlb_bulk_free_impl=bogus \
-			clear_pages_impl=bogus $bad preempt=full kunit.enable=0
+		boot_end bad-param
 		boot_results "$LOG" ${p}boot/bad-param
 		[ "$MMRUST_ARCH" != x86_64 ] || shell_check
 		[ "$what" != all ] || bench_check
 		;;
-	*) die "usage: test.sh [kunit|boot|all|debug|lto|stress|parse-selftest|one <label> <kernel parameters...>]" ;;
+	*) die "usage: test.sh [kunit|boot|all|debug|lto|gcc|stress|parse-selftest|one <label> <kernel parameters...>]" ;;
 	esac
 }
 
@@ -452,8 +497,8 @@ DEBUG_PARAMS="debug_pagealloc=on init_on_free=1 no5lvl"
 # test_debug: the x86_64 debug image (configs/debug.config: KASAN, lockdep,
 # DEBUG_VM, DEBUG_LIST, DEBUG_PAGEALLOC, kmemleak, UBSAN): the KUnit suites
 # and the boot tests, the new implementations and the originals, in two
-# boots side by side (a TCG guest keeps about one host core busy, and
-# there are two); any report fails
+# boots side by side on any host (they are the longest of make test, and
+# spend much of their time in KASAN and lockdep's own work); any report fails
 # dmesg_clean or kmemleak_clean.  The c boot's progress lines are shown
 # when it ends.
 test_debug() {
@@ -475,6 +520,23 @@ test_debug() {
 	kunit_results "$LOG" x86_64-debug/kunit/c
 	boot_results "$LOG" x86_64-debug/boot/c
 	unset MMRUST_BOOT_TIMEOUT MMRUST_FLAVOR
+}
+
+# test_gcc: the x86_64 test image built with GCC 12 (configs/gcc.config:
+# Rust off, the C components on), as distributions build their kernels:
+# one boot of the KUnit suites and the boot tests, the C components'
+# defaults (batched clearing, the polled grace period with HVO on); the
+# boot tests of what it lacks (the Rust components, the debug image's
+# checkers, contpte) are left out (mmrust.only_present=1, init/lib.sh).
+test_gcc() {
+	export MMRUST_ARCH=x86_64 MMRUST_FLAVOR=gcc
+	. "$TOP/tools/testing/mmrust/lib.sh"
+	say "== x86_64 GCC image (GCC 12, Rust off, the C components on) =="
+	image_warnings x86_64-gcc/build
+	run_boot c-components test hugetlb_free_vmemmap=on init_on_free=1 preempt=full mmrust.only_present=1
+	kunit_results "$LOG" x86_64-gcc/kunit/c-components
+	boot_results "$LOG" x86_64-gcc/boot/c-components
+	unset MMRUST_FLAVOR
 }
 
 # test_lto: the x86_64 LTO image (configs/lto.config: Clang ThinLTO with
@@ -551,14 +613,14 @@ fi
 # builds take what the guests leave; QEMU at nice 0 gets the CPU first).
 # Never two builds at once.  Each step leaves <step>.rc in $BG when done.
 BG=$CACHE/logs/background
-# background_builds <step>...: "build:<arch>", "build:debug", "matrix".
+# background_builds <step>...: "build:<arch>", "build:debug", "build:lto", "build:gcc", "matrix".
 background_builds() {
 	rm -rf "$BG" && mkdir -p "$BG"
 	(
 		set +e
 		for step in "$@"; do
 			case $step in
-			build:debug|build:lto) MMRUST_ARCH=x86_64 MMRUST_FLAVOR=${step#build:} nice -n 19 \
+			build:debug|build:lto|build:gcc) MMRUST_ARCH=x86_64 MMRUST_FLAVOR=${step#build:} nice -n 19 \
 				"$TOP/tools/testing/mmrust/build.sh" ;;
 			build:*) MMRUST_ARCH=${step#build:} nice -n 19 "$TOP/tools/testing/mmrust/build.sh" ;;
 			matrix) nice -n 19 "$TOP/tools/testing/mmrust/matrix.sh" ;;
@@ -601,12 +663,17 @@ debug=""
 # The LTO image: in 'make test' when it covers x86_64, unless MMRUST_LTO=0.
 lto=""
 [ "$what" != all ] || [ "${MMRUST_LTO:-1}" != 1 ] || [[ $arches != *" x86_64 "* ]] || lto=1
+# The GCC image: in 'make test' when it covers x86_64, unless MMRUST_GCC=0.
+gcc=""
+[ "$what" != all ] || [ "${MMRUST_GCC:-1}" != 1 ] || [[ $arches != *" x86_64 "* ]] || gcc=1
 if [ "$what" = stress ]; then
 	test_stress
 elif [ "$what" = debug ]; then
 	test_debug
 elif [ "$what" = lto ]; then
 	test_lto
+elif [ "$what" = gcc ]; then
+	test_gcc
 elif [ "$what" = matrix ]; then
 	"$TOP/tools/testing/mmrust/matrix.sh" > "$LOGS/matrix-only.log" 2>&1 || true
 	matrix_check "$LOGS/matrix-only.log"
@@ -619,6 +686,7 @@ elif [ "$what" = all ]; then
 	for arch in "$@"; do steps="$steps build:$arch"; done
 	[ -z "$debug" ] || steps="$steps build:debug"
 	[ -z "$lto" ] || steps="$steps build:lto"
+	[ -z "$gcc" ] || steps="$steps build:gcc"
 	# shellcheck disable=SC2086
 	background_builds $steps matrix
 	say "building in the background (nice 19):$steps matrix; logs in $BG"
@@ -634,6 +702,7 @@ elif [ "$what" = all ]; then
 	rusttest_check
 	[ -z "$debug" ] || ! background_wait debug x86_64-debug/build || test_debug
 	[ -z "$lto" ] || ! background_wait lto x86_64-lto/build || test_lto
+	[ -z "$gcc" ] || ! background_wait gcc x86_64-gcc/build || test_gcc
 	# matrix_check counts the cells (and a matrix.sh without its table).
 	background_wait matrix matrix quiet || true
 	matrix_check "$BG/matrix.log"

@@ -121,14 +121,14 @@ test_hugetlb_impl() {
 	check_impl hugetlb_bulk_free_impl "hugetlb_bulk_free: bulk free: " &&
 		booted_ran $DBG hugetlb_bulk_free_impl c rust hugetlb_calls_work
 }
-register hugetlb_impl
+register hugetlb_impl /sys/kernel/debug/hugetlb_bulk_free
 
 # The debugfs switch: 1 (Rust) and 0 (C) take effect, anything else is
 # refused with EINVAL and changes nothing.
 test_hugetlb_impl_switch() {
 	check_switch $DBG/rust && switch_ran $DBG c rust hugetlb_calls_work
 }
-register hugetlb_impl_switch
+register hugetlb_impl_switch /sys/kernel/debug/hugetlb_bulk_free
 
 # The grace period of the batched vmemmap restore (HVO kernels only):
 # hugetlb_vmemmap_gp_impl=polled|sync and its debugfs switch.
@@ -193,18 +193,18 @@ test_hugetlb_shrink_old_pool_rcu_wait() {
 	done
 	echo "$was" > $GP/polled
 }
-register hugetlb_shrink_old_pool_rcu_wait
+register hugetlb_shrink_old_pool_rcu_wait /sys/kernel/debug/hugetlb_bulk_free
 
 test_hugetlb_grow_shrink_hvo_on() { bulk_free_cycle $HP 1 128 0 0 0; }
-register hugetlb_grow_shrink_hvo_on
+register hugetlb_grow_shrink_hvo_on /sys/kernel/debug/hugetlb_bulk_free
 test_hugetlb_grow_shrink_hvo_off() { bulk_free_cycle $HP 0 128 0 0 0; }
-register hugetlb_grow_shrink_hvo_off
+register hugetlb_grow_shrink_hvo_off /sys/kernel/debug/hugetlb_bulk_free
 test_hugetlb_fail_middle_folio() { bulk_free_cycle $HP 1 32 17 1 0; }
-register hugetlb_fail_middle_folio
+register hugetlb_fail_middle_folio /sys/kernel/debug/hugetlb_bulk_free
 test_hugetlb_fail_every_folio() { bulk_free_cycle $HP 1 32 1 4294967295 32; }
-register hugetlb_fail_every_folio
+register hugetlb_fail_every_folio /sys/kernel/debug/hugetlb_bulk_free
 test_hugetlb_fail_hvo_off_restores_nothing() { bulk_free_cycle $HP 0 32 1 4294967295 0; }
-register hugetlb_fail_hvo_off_restores_nothing
+register hugetlb_fail_hvo_off_restores_nothing /sys/kernel/debug/hugetlb_bulk_free
 
 # The bulk free's callers in 6.12: the pool shrink, set_max_huge_pages()
 # (every bulk_free_cycle above writes nr_hugepages), and the surplus
@@ -236,7 +236,7 @@ test_hugetlb_surplus_return() {
 	switch_ran $DBG c rust surplus_return_work || return 1
 	free_pages_back "$mem" 384
 }
-register hugetlb_surplus_return
+register hugetlb_surplus_return /sys/kernel/debug/hugetlb_bulk_free
 
 # The same for one page of 1 GiB.  Room for it is not left to chance: the
 # test boots reserve hugetlb_cma=1G (test.sh), a CMA area that holds only
@@ -246,13 +246,13 @@ register hugetlb_surplus_return
 # 5 GiB guest finds a free aligned GiB in some boots only: then these
 # tests skip ("no room"), a skip the expected-skip list does not allow.
 test_hugetlb_1g_hvo_on() { bulk_free_cycle $HP1G 1 1 0 0 0; }
-register hugetlb_1g_hvo_on
+register hugetlb_1g_hvo_on /sys/kernel/debug/hugetlb_bulk_free
 test_hugetlb_1g_hvo_off() { bulk_free_cycle $HP1G 0 1 0 0 0; }
-register hugetlb_1g_hvo_off
+register hugetlb_1g_hvo_off /sys/kernel/debug/hugetlb_bulk_free
 test_hugetlb_1g_fail_once() { bulk_free_cycle $HP1G 1 1 1 1 0; }
-register hugetlb_1g_fail_once
+register hugetlb_1g_fail_once /sys/kernel/debug/hugetlb_bulk_free
 test_hugetlb_1g_fail_every() { bulk_free_cycle $HP1G 1 1 1 4294967295 1; }
-register hugetlb_1g_fail_every
+register hugetlb_1g_fail_every /sys/kernel/debug/hugetlb_bulk_free
 
 test_hugetlb_selftests() {
 	local t rc=0

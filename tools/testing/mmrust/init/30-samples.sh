@@ -29,7 +29,7 @@ $out
 expected:
 $want"
 }
-register sample_rust_mm_folio_list
+register sample_rust_mm_folio_list /samples/rust_mm_folio_list.ko
 
 test_sample_huge_zero_page() {
 	local out

@@ -49,10 +49,10 @@ test_contpte_impl_boot_param() {
 	check_impl contpte_impl "contpte: contiguous PTEs for user mappings: " off on &&
 		booted_ran $CT contpte_impl off on contpte_calls_work
 }
-register contpte_impl_boot_param
+register contpte_impl_boot_param /sys/kernel/debug/contpte
 
 test_contpte_switch_debugfs() { contpte_present || return; check_switch $CT/on; }
-register contpte_switch_debugfs
+register contpte_switch_debugfs /sys/kernel/debug/contpte
 
 test_contpte_vmstat_events() {
 	local e
@@ -61,7 +61,7 @@ test_contpte_vmstat_events() {
 		grep -q "^contpte_$e [0-9]*$" /proc/vmstat || fail "no contpte_$e in /proc/vmstat" || return 1
 	done
 }
-register contpte_vmstat_events
+register contpte_vmstat_events /sys/kernel/debug/contpte
 
 # 1 MiB of 64 KiB mTHP (16 blocks), switch on.  fork_rest, a fork before
 # the region exists, maps nothing contiguous: only the region is advised
@@ -84,7 +84,7 @@ mprotect_rw 0 1 0 1
 fork 16 0 0 0
 munmap 0 0 0 0"
 }
-register contpte_64k_mthp_folds_and_unfolds
+register contpte_64k_mthp_folds_and_unfolds /sys/kernel/debug/contpte
 
 # The same with the switch off: the same bytes, and no contpte event.
 test_contpte_switch_off_counts_nothing() {
@@ -97,7 +97,7 @@ mprotect_rw 0 0 0 0
 fork 0 0 0 0
 munmap 0 0 0 0"
 }
-register contpte_switch_off_counts_nothing
+register contpte_switch_off_counts_nothing /sys/kernel/debug/contpte
 
 # The demonstration only where the kernel has contpte.
 if [ -d $CT ]; then

@@ -40,5 +40,5 @@ eval "$(echo "$BAD_INPUT_TABLE" | awk 'NF && $1 !~ /:/ {if (l) print l; l = $0; 
 	NF {for (i = 1; i <= NF; i++) l = l " " $i} END {if (l) print l}' |
 while read -r name file specs; do
 	echo "test_bad_input_$name() { bad_input $file $specs; }"
-	echo "register bad_input_$name"
+	echo "register bad_input_$name $file"
 done)"

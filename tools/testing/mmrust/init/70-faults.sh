@@ -127,29 +127,29 @@ fault_shrink() {
 # 2 MiB (the bulk call, then the first single page: 66 for 32 folios)
 # and once for 1 GiB (the first single page: 2).
 test_fault_hugetlb_2m_every_alloc() { fault_shrink $HP 32 100 1 32 66; }
-register fault_hugetlb_2m_every_alloc
+register fault_hugetlb_2m_every_alloc /sys/kernel/debug/fail_page_alloc
 # P(nothing injected) <= 0.7^64 = 1.2e-10 (64 calls at least).
 test_fault_hugetlb_2m_probability_30() { fault_shrink $HP 64 30 1; }
-register fault_hugetlb_2m_probability_30
+register fault_hugetlb_2m_probability_30 /sys/kernel/debug/fail_page_alloc
 # 320 folios, so 320 calls at least: P(nothing injected) <= 0.95^320 =
 # 7.4e-8.  (It had 64, 0.95^64 = 3.8 %, and failed so in a cold run.)
 test_fault_hugetlb_2m_probability_5() { fault_shrink $HP 320 5 1; }
-register fault_hugetlb_2m_probability_5
+register fault_hugetlb_2m_probability_5 /sys/kernel/debug/fail_page_alloc
 # Every 40th allocation: 64 folios make at least 64 calls, so at least
 # one injection (deterministic).
 test_fault_hugetlb_2m_interval_40() { fault_shrink $HP 64 100 40; }
-register fault_hugetlb_2m_interval_40
+register fault_hugetlb_2m_interval_40 /sys/kernel/debug/fail_page_alloc
 test_fault_hugetlb_1g_every_alloc() { fault_shrink $HP1G 1 100 1 1 2; }
-register fault_hugetlb_1g_every_alloc
+register fault_hugetlb_1g_every_alloc /sys/kernel/debug/fail_page_alloc
 # One allocation in 100 of the 4095 of a 1 GiB restore: P(nothing
 # injected) = 0.99^4095 = 1.3e-18.
 test_fault_hugetlb_1g_probability_1() { fault_shrink $HP1G 1 1 1; }
-register fault_hugetlb_1g_probability_1
+register fault_hugetlb_1g_probability_1 /sys/kernel/debug/fail_page_alloc
 # Every 1000th: the batch's restore fails within its first 1000 of 4095
 # pages, the folio's own restore 1000 calls later; it stays as surplus
 # with exactly 2 injected (deterministic).
 test_fault_hugetlb_1g_interval_1000() { fault_shrink $HP1G 1 100 1000 1 2; }
-register fault_hugetlb_1g_interval_1000
+register fault_hugetlb_1g_interval_1000 /sys/kernel/debug/fail_page_alloc
 
 # Seed 001 when memory is tight: the huge zero page cannot be allocated
 # (fail_page_alloc aimed at mm_get_huge_zero_folio(), every allocation
@@ -178,7 +178,7 @@ test_fault_huge_zero_page_alloc_failed() {
 		fail "want thp_zero_page_alloc_failed +injected (>= 1), thp_zero_page_alloc +0" || return 1
 	hzp_quiet && [ "$ZP" = 1 ] || fail "after the injection: thp_zero_page_alloc +$ZP, want +1"
 }
-register fault_huge_zero_page_alloc_failed
+register fault_huge_zero_page_alloc_failed /sys/kernel/debug/fail_page_alloc
 
 # failslab_aim_churn: failslab for the churn caches alone (marked, with
 # cache-filter on), in any task, GFP_KERNEL allocations included.
@@ -217,7 +217,7 @@ test_fault_hugetlb_mixed_list() {
 	[ "$injected" = 10 ] || fail "injected $injected, want 10" || return 1
 	check_pool $HP 4 4 && empty_pool && check_pool $HP 0 0
 }
-register fault_hugetlb_mixed_list
+register fault_hugetlb_mixed_list /sys/kernel/debug/fail_page_alloc
 
 # fault_churn <probability %> <interval>: the churn driver on every CPU
 # with failslab failing its caches' allocations: each injected failure is
@@ -262,7 +262,7 @@ fault_churn() {
 # P(nothing injected) <= 0.9^3200 < 1e-146.  The count is exact: each
 # injection is one failed allocation the driver counted.
 test_fault_failslab_churn_probability_10() { fault_churn 10 1; }
-register fault_failslab_churn_probability_10
+register fault_failslab_churn_probability_10 /sys/kernel/debug/failslab
 # Deterministic (one CPU): 3200 calls at least, so 457 injections at least.
 test_fault_failslab_churn_interval_7() { fault_churn 100 7; }
-register fault_failslab_churn_interval_7
+register fault_failslab_churn_interval_7 /sys/kernel/debug/failslab

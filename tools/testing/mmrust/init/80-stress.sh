@@ -174,4 +174,4 @@ test_stress_short() {
 	echo "note: 20s on $(nproc) CPUs"
 	stress_run 20
 }
-register stress_short
+register stress_short /sys/kernel/debug/hugetlb_bulk_free

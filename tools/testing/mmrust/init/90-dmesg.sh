@@ -78,4 +78,4 @@ test_kmemleak_clean() {
 		{r = r $0 "\n"} END {if (r !~ /test_leak_destroy/) printf "%s", r}' $KMEMLEAK)
 	[ -z "$leaks" ] || fail "$leaks"
 }
-register kmemleak_clean
+register kmemleak_clean /sys/kernel/debug/kmemleak

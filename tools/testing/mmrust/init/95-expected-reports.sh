@@ -32,4 +32,4 @@ $out"; return 1; }
 	done
 	echo "note: $(echo "$out" | grep -m1 'list_del corruption' | sed 's/^\[[^]]*\] *//')"
 }
-register folio_list_corruption_caught
+register folio_list_corruption_caught /samples/folio_list_debug_test.ko

@@ -10,7 +10,19 @@
 # are shown when it passes too (figures the documentation quotes).
 
 TESTS=""
-register() { TESTS="$TESTS $1"; }
+# register <name> [<path>]: a test, test_<name>; with a path, one the
+# test needs (a component's debugfs directory, a module, a checker's
+# file): where the kernel has no such path (a configuration without that
+# component, as the GCC image without Rust), the test is skipped, "no
+# <path> in this kernel"; an image that should have it then fails on the
+# unexpected skip.  With mmrust.only_present=1 such tests are left out of
+# the run instead, named in one KTAP comment: a boot of the tests that
+# apply to a kernel (the GCC image's).
+register() {
+	TESTS="$TESTS $1"
+	[ -z "${2:-}" ] || NEEDS="${NEEDS:-}$1 $2
+"
+}
 
 # skip <reason>: the only way a test is skipped.  Records the reason in
 # SKIP_FILE and returns SKIP_RC (77, automake's "skipped"), which the
@@ -48,20 +60,37 @@ ktap() {
 # Before each result, "# time <name>: <seconds> s" says how long the test
 # took (guest uptime; the host lists the slowest of a boot).
 run_tests() {
-	local only n=0 t out rc reason block t0
+	local only n=0 t out rc reason block t0 need left_out
 	only=$(cmdline_param mmrust.tests "")
 	[ -z "$only" ] || TESTS=$(echo "$only" | tr , ' ')
 	# shellcheck disable=SC2086
 	TESTS=$(echo $TESTS)
+	left_out=""
+	if [ "$(cmdline_param mmrust.only_present 0)" = 1 ]; then
+		for t in $TESTS; do
+			need=$(printf '%s' "${NEEDS:-}" | awk -v t="$t" '$1 == t {print $2}')
+			[ -z "$need" ] || [ -e "$need" ] || left_out="$left_out $t"
+		done
+		TESTS=$(for t in $TESTS; do case " $left_out " in *" $t "*) ;; *) echo "$t" ;; esac; done)
+		# shellcheck disable=SC2086
+		TESTS=$(echo $TESTS)
+	fi
 	# shellcheck disable=SC2086
 	ktap "KTAP version 1" "1..$(set -- $TESTS; echo $#)" "# mmrust tests: $TESTS"
+	[ -z "$left_out" ] || ktap "# not in this kernel, left out:$left_out"
 	for t in $TESTS; do
 		n=$((n + 1))
 		rm -f "$SKIP_FILE"
 		t0=$(cut -d' ' -f1 /proc/uptime)
-		# A subshell of its own: a shell error ends it, with its message.
-		out=$( ("test_$t") 2>&1)
-		rc=$?
+		need=$(printf '%s' "${NEEDS:-}" | awk -v t="$t" '$1 == t {print $2}')
+		if [ -n "$need" ] && [ ! -e "$need" ]; then
+			out="" rc=$SKIP_RC
+			skip "no $need in this kernel"
+		else
+			# A subshell of its own: a shell error ends it, with its message.
+			out=$( ("test_$t") 2>&1)
+			rc=$?
+		fi
 		ktap "$(awk -v t0="$t0" -v t="$t" '{printf "# time %s: %.1f s\n", t, $1 - t0}' /proc/uptime)"
 		reason=""
 		[ ! -e "$SKIP_FILE" ] || reason=$(head -1 "$SKIP_FILE")
