@@ -23,11 +23,11 @@ fi
 
 stamp=$BUILD/.mmrust-fragment
 if [ -n "${DERIVE_FROM:-}" ]; then
-	# A flavour that only turns options off (nocontpte): the image
-	# DERIVE_FROM's .config with the fragment's "=n" lines applied by
-	# olddefconfig, so that nothing else differs (allnoconfig would turn
-	# off what EXPERT, which those options' prompts need, puts behind a
-	# prompt).  The build directory starts as a copy of that image's, so
+	# A flavour that only turns options off (nocontpte, distro-norust):
+	# the image DERIVE_FROM's .config with the fragment's "=n" (and "=y")
+	# lines applied by olddefconfig, so that nothing else differs
+	# (allnoconfig would turn off what EXPERT, which nocontpte's options'
+	# prompts need, puts behind a prompt).  The build directory starts as a copy of that image's, so
 	# that only what the options touch is compiled again.
 	[ -f "$DERIVE_FROM/.config" ] ||
 		die "$NAME derives from the image in $DERIVE_FROM: build that first (make build ARCH=$MMRUST_ARCH)"
@@ -36,10 +36,11 @@ if [ -n "${DERIVE_FROM:-}" ]; then
 		cp -a "$DERIVE_FROM/." "$BUILD/"
 	fi
 	off=$(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=n$/\1/p' "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config")
+	on=$(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=y$/\1/p' "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config")
 	cp "$DERIVE_FROM/.config" "$BUILD/.mmrust-derived.new"
-	# shellcheck disable=SC2046 # one --disable per option
-	"$SRC/scripts/config" --file "$BUILD/.mmrust-derived.new" --enable EXPERT \
-		$(for o in $off; do echo --disable "$o"; done)
+	# shellcheck disable=SC2046 # one --enable or --disable per option
+	"$SRC/scripts/config" --file "$BUILD/.mmrust-derived.new" \
+		$(for o in $on; do echo --enable "$o"; done) $(for o in $off; do echo --disable "$o"; done)
 	if ! cmp -s "$BUILD/.mmrust-derived.new" "$BUILD/.mmrust-derived"; then
 		say "configuring $BUILD: $DERIVE_FROM/.config with$(printf ' %s' $off) off"
 		cp "$BUILD/.mmrust-derived.new" "$BUILD/.config"

@@ -49,13 +49,23 @@ lto) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the lto image is x86_64 onl
 # kernels (configs/gcc.config: Rust off, the C components on).
 gcc) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the gcc image is x86_64 only\n' >&2; exit 1; }
 	NAME=$MMRUST_ARCH-gcc EXTRA=$CACHE/initramfs-extra-$NAME ;;
+# distro (x86_64): the test image with what Debian's configuration sets
+# that bears on Rust and the components: MODVERSIONS with Rust beside it
+# (RUST_BUILTIN_ONLY), BTF, hardening (configs/distro.config); distro-norust
+# (x86_64): that image's .config with Rust off (configs/distro-norust.config,
+# DERIVE_FROM), whose Module.symvers must carry the same CRCs.
+distro) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the distro image is x86_64 only\n' >&2; exit 1; }
+	NAME=$MMRUST_ARCH-distro EXTRA=$CACHE/initramfs-extra-$NAME ;;
+distro-norust) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the distro-norust image is x86_64 only\n' >&2; exit 1; }
+	NAME=$MMRUST_ARCH-distro-norust EXTRA=$CACHE/initramfs-extra-$NAME
+	DERIVE_FROM=$CACHE/build/$MMRUST_ARCH-distro ;;
 # nocontpte (arm64): the test image without contpte (configs/nocontpte.config),
 # the baseline of the contpte benchmark's built-in/out comparison; its
 # configuration is the arm64 image's with those options off (DERIVE_FROM).
 nocontpte) [ "$MMRUST_ARCH" = arm64 ] || { printf 'error: the nocontpte image is arm64 only\n' >&2; exit 1; }
 	NAME=$MMRUST_ARCH-nocontpte EXTRA=$CACHE/initramfs-extra-$NAME
 	DERIVE_FROM=$CACHE/build/$MMRUST_ARCH ;;
-*) printf 'error: unknown image flavour %s (debug, lto, gcc, nocontpte or none)\n' "$MMRUST_FLAVOR" >&2; exit 1 ;;
+*) printf 'error: unknown image flavour %s (debug, lto, gcc, distro, distro-norust, nocontpte or none)\n' "$MMRUST_FLAVOR" >&2; exit 1 ;;
 esac
 # Debian's rustc-web of the LTO image (LLVM 19, as clang-19 and ld.lld-19).
 RUST_LTO_VERSION=1.85.0+dfsg3-1~deb12u3

@@ -274,6 +274,49 @@ debian_gcc() {
 		done)
 }
 
+# debian_clang_rust: Debian's own amd64 configuration again, with Rust on
+# beside its MODVERSIONS (RUST_BUILTIN_ONLY, patches/0036) and every
+# project option, built with the toolchain of the Rust components: clang
+# 19 (LLVM=-19), whose flags bindgen reads and whose LLVM is rustc's (GCC
+# with bindgen reading GCC's flags is experimental in 6.12), in
+# $CACHE/build/matrix-debian-clang: the Rust crates and the overlay's
+# objects.  Rust must hold: a Kconfig line that keeps it out fails the
+# cell, named.
+debian_clang_rust() {
+	local b=$CACHE/build/matrix-debian-clang o opts="" why="" objs w start name=debian-clang-rust
+	local cfg=$DEBIAN_CONFIG_DIR/amd64/root/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
+	wanted "$name" || return 0
+	[ -r "$cfg" ] || { cell x86_64 "$name" "FAILED (config)" "no $cfg: run make setup"; return; }
+	start=$(date +%s)
+	mkdir -p "$b"
+	MK=("${KMAKE[@]/#O=*/O=$b}")
+	for o in RUST RUST_BUILTIN_ONLY $(project_options); do opts="$opts CONFIG_$o=y"; done
+	# shellcheck disable=SC2086
+	{ xzcat "$cfg"; printf '%s\n' CONFIG_SYSTEM_TRUSTED_KEYS=\"\" CONFIG_SYSTEM_REVOCATION_KEYS=\"\" \
+		CONFIG_MODULE_SIG_KEY=\"\" CONFIG_KUNIT=y $opts; } > "$b/.config"
+	"${MK[@]}" olddefconfig > "$b/.mmrust-configure.log" 2>&1 ||
+		{ cell x86_64 "$name" "FAILED (config)" "olddefconfig failed"; return; }
+	for o in RUST RUST_BUILTIN_ONLY MODVERSIONS SLUB_CPU_PARTIAL_RUST HUGETLB_BULK_FREE_RUST; do
+		grep -q "^CONFIG_$o=y" "$b/.config" || why="$why CONFIG_$o=y did not hold;"
+	done
+	[ -z "$why" ] || { cell x86_64 "$name" "FAILED (config)" "$why"; return; }
+	objs=$(objects x86_64 "$b" | tr '\n' ' ')
+	say "matrix x86_64: $name (clang 19, Rust): the Rust crates and $(echo $objs | wc -w) objects"
+	# shellcheck disable=SC2086
+	if compile "$b" rust/ $objs > "$b/.mmrust-build.log" 2>&1; then
+		w=$(warnings "$b/.mmrust-build.log")
+		if [ -z "$w" ]; then
+			cell x86_64 "$name" "ok ($(echo $objs | wc -w) objects and the Rust crates, $(( $(date +%s) - start ))s)"
+		else
+			cell x86_64 "$name" "FAILED (warning)" "$w"
+		fi
+	else
+		cell x86_64 "$name" "FAILED (build)" "$(grep -E 'error|Error' "$b/.mmrust-build.log" | head -20)"
+	fi
+	[ "${rows[-1]##* ok}" != "${rows[-1]}" ] || (cd "$b" && rm -f $objs)
+	cat "$b/.mmrust-build.log" >> "$LOGS/matrix-debian-gcc.log"
+}
+
 cell() {  # cell <arch> <config> <result> [details]
 	rows+=("$(printf '%-8s %-30s %s' "$1" "$2" "$3")")
 	[ "$3" = ok ] || [ "${3%% *}" = ok ] || bad=1
@@ -322,12 +365,14 @@ for arch in ${MMRUST_ARCHES:-$MMRUST_ARCH}; do
 	done < <(configs "$arch")
 done
 
-# After x86_64's cells: Debian's own configuration with GCC.
+# After x86_64's cells: Debian's own configuration, with GCC, then with
+# clang and Rust.
 if [[ " ${MMRUST_ARCHES:-$MMRUST_ARCH} " == *" x86_64 "* ]]; then
 	MMRUST_ARCH=x86_64
 	. "$MTOP/lib.sh"
 	: > "$LOGS/matrix-debian-gcc.log"
 	debian_gcc
+	debian_clang_rust
 fi
 
 # After x86_64's cells: i386 is an x86 configuration.

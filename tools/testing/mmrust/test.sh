@@ -480,7 +480,7 @@ test_arch() {
 		[ "$MMRUST_ARCH" != x86_64 ] || shell_check
 		[ "$what" != all ] || bench_check
 		;;
-	*) die "usage: test.sh [kunit|boot|all|debug|lto|gcc|stress|parse-selftest|one <label> <kernel parameters...>]" ;;
+	*) die "usage: test.sh [kunit|boot|all|debug|lto|gcc|distro|stress|parse-selftest|one <label> <kernel parameters...>]" ;;
 	esac
 }
 
@@ -536,6 +536,47 @@ test_gcc() {
 	run_boot c-components test hugetlb_free_vmemmap=on init_on_free=1 preempt=full mmrust.only_present=1
 	kunit_results "$LOG" x86_64-gcc/kunit/c-components
 	boot_results "$LOG" x86_64-gcc/boot/c-components
+	unset MMRUST_FLAVOR
+}
+
+# modversions_check: Rust beside MODVERSIONS (patches/0036) changes no C
+# symbol's CRC and exports no Rust symbol: the distro image's
+# Module.symvers against the same configuration without Rust
+# (distro-norust).  Symbols in one file only (C code of the Rust
+# components) are counted in the verdict's note.
+modversions_check() {
+	local with=$CACHE/build/x86_64-distro/Module.symvers without=$CACHE/build/x86_64-distro-norust/Module.symvers bad
+	if [ ! -s "$with" ] || [ ! -s "$without" ]; then
+		verdict x86_64-distro/build modversions_crcs_unchanged 1 "no $with or no $without"
+		return
+	fi
+	bad=$(awk -F'\t' 'NR == FNR { crc[$2] = $1; next }
+		$2 ~ /^(_R|rust_)/ { print "a Rust symbol exported: " $2 " (" $1 ")" }
+		($2 in crc) && crc[$2] != $1 { print "CRC of " $2 ": " crc[$2] " without Rust, " $1 " with" }' \
+		"$without" "$with")
+	verdict x86_64-distro/build modversions_crcs_unchanged "$([ -z "$bad" ]; echo $?)" \
+		"${bad:-$(awk -F'\t' 'NR == FNR { a[$2] = 1; next } { n++; if ($2 in a) same++; else only++ }
+			END { printf "%d symbols with the same CRC, %d only with Rust", same, only }' "$without" "$with")}"
+	[ -n "$bad" ] || say "  modversions: $(awk -F'\t' 'NR == FNR { a[$2] = 1; next } ($2 in a) { same++ }
+		END { printf "%d exported symbols, the same CRCs with and without Rust", same }' "$without" "$with")"
+}
+
+# test_distro: the distribution image (configs/distro.config): the test
+# image with Debian's MODVERSIONS (Rust beside it, built in only), BTF,
+# list and slab hardening, zeroing on allocation, PREEMPT_DYNAMIC with
+# voluntary as the default.  Its CRCs (modversions_check), then one boot
+# of the KUnit suites (Rust's among them) and the boot tests that apply
+# (no Rust sample module can exist there: left out, mmrust.only_present=1),
+# in the image's own preemption model.
+test_distro() {
+	export MMRUST_ARCH=x86_64 MMRUST_FLAVOR=distro
+	. "$TOP/tools/testing/mmrust/lib.sh"
+	say "== x86_64 distribution image (MODVERSIONS with Rust built in, BTF, hardening) =="
+	image_warnings x86_64-distro/build
+	modversions_check
+	run_boot rust test hugetlb_free_vmemmap=on mmrust.only_present=1
+	kunit_results "$LOG" x86_64-distro/kunit/rust
+	boot_results "$LOG" x86_64-distro/boot/rust
 	unset MMRUST_FLAVOR
 }
 
@@ -613,14 +654,14 @@ fi
 # builds take what the guests leave; QEMU at nice 0 gets the CPU first).
 # Never two builds at once.  Each step leaves <step>.rc in $BG when done.
 BG=$CACHE/logs/background
-# background_builds <step>...: "build:<arch>", "build:debug", "build:lto", "build:gcc", "matrix".
+# background_builds <step>...: "build:<arch>", "build:<x86_64 flavour>", "matrix".
 background_builds() {
 	rm -rf "$BG" && mkdir -p "$BG"
 	(
 		set +e
 		for step in "$@"; do
 			case $step in
-			build:debug|build:lto|build:gcc) MMRUST_ARCH=x86_64 MMRUST_FLAVOR=${step#build:} nice -n 19 \
+			build:debug|build:lto|build:gcc|build:distro|build:distro-norust) MMRUST_ARCH=x86_64 MMRUST_FLAVOR=${step#build:} nice -n 19 \
 				"$TOP/tools/testing/mmrust/build.sh" ;;
 			build:*) MMRUST_ARCH=${step#build:} nice -n 19 "$TOP/tools/testing/mmrust/build.sh" ;;
 			matrix) nice -n 19 "$TOP/tools/testing/mmrust/matrix.sh" ;;
@@ -666,6 +707,9 @@ lto=""
 # The GCC image: in 'make test' when it covers x86_64, unless MMRUST_GCC=0.
 gcc=""
 [ "$what" != all ] || [ "${MMRUST_GCC:-1}" != 1 ] || [[ $arches != *" x86_64 "* ]] || gcc=1
+# The distro image: in 'make test' when it covers x86_64, unless MMRUST_DISTRO=0.
+distro=""
+[ "$what" != all ] || [ "${MMRUST_DISTRO:-1}" != 1 ] || [[ $arches != *" x86_64 "* ]] || distro=1
 if [ "$what" = stress ]; then
 	test_stress
 elif [ "$what" = debug ]; then
@@ -674,6 +718,8 @@ elif [ "$what" = lto ]; then
 	test_lto
 elif [ "$what" = gcc ]; then
 	test_gcc
+elif [ "$what" = distro ]; then
+	test_distro
 elif [ "$what" = matrix ]; then
 	"$TOP/tools/testing/mmrust/matrix.sh" > "$LOGS/matrix-only.log" 2>&1 || true
 	matrix_check "$LOGS/matrix-only.log"
@@ -687,6 +733,7 @@ elif [ "$what" = all ]; then
 	[ -z "$debug" ] || steps="$steps build:debug"
 	[ -z "$lto" ] || steps="$steps build:lto"
 	[ -z "$gcc" ] || steps="$steps build:gcc"
+	[ -z "$distro" ] || steps="$steps build:distro build:distro-norust"
 	# shellcheck disable=SC2086
 	background_builds $steps matrix
 	say "building in the background (nice 19):$steps matrix; logs in $BG"
@@ -703,6 +750,8 @@ elif [ "$what" = all ]; then
 	[ -z "$debug" ] || ! background_wait debug x86_64-debug/build || test_debug
 	[ -z "$lto" ] || ! background_wait lto x86_64-lto/build || test_lto
 	[ -z "$gcc" ] || ! background_wait gcc x86_64-gcc/build || test_gcc
+	[ -z "$distro" ] || ! background_wait distro x86_64-distro/build ||
+		! background_wait distro-norust x86_64-distro-norust/build || test_distro
 	# matrix_check counts the cells (and a matrix.sh without its table).
 	background_wait matrix matrix quiet || true
 	matrix_check "$BG/matrix.log"
