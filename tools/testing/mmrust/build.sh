@@ -27,8 +27,9 @@ if [ -n "${DERIVE_FROM:-}" ]; then
 	# the image DERIVE_FROM's .config with the fragment's "=n" (and "=y")
 	# lines applied by olddefconfig, so that nothing else differs
 	# (allnoconfig would turn off what EXPERT, which nocontpte's options'
-	# prompts need, puts behind a prompt).  The build directory starts as a copy of that image's, so
-	# that only what the options touch is compiled again.
+	# prompts need, puts behind a prompt).  The build directory starts as
+	# a copy of that image's, so that only what the options touch is
+	# compiled again.
 	[ -f "$DERIVE_FROM/.config" ] ||
 		die "$NAME derives from the image in $DERIVE_FROM: build that first (make build ARCH=$MMRUST_ARCH)"
 	if [ ! -f "$BUILD/.config" ]; then
@@ -42,7 +43,7 @@ if [ -n "${DERIVE_FROM:-}" ]; then
 	"$SRC/scripts/config" --file "$BUILD/.mmrust-derived.new" \
 		$(for o in $on; do echo --enable "$o"; done) $(for o in $off; do echo --disable "$o"; done)
 	if ! cmp -s "$BUILD/.mmrust-derived.new" "$BUILD/.mmrust-derived"; then
-		say "configuring $BUILD: $DERIVE_FROM/.config with$(printf ' %s' $off) off"
+		say "configuring $BUILD: $DERIVE_FROM/.config with$(for o in $on; do printf ' %s on,' "$o"; done)$(printf ' %s' $off) off"
 		cp "$BUILD/.mmrust-derived.new" "$BUILD/.config"
 		"${KMAKE[@]}" olddefconfig >> "$log" 2>&1 || { tail -20 "$log"; die "olddefconfig failed"; }
 		for o in $off; do
