@@ -249,20 +249,21 @@ static int churn_remote_set(void *data, u64 rounds)
 
 	if (!rounds || rounds > CHURN_MAX_ROUNDS)
 		return -EINVAL;
-	if (num_online_cpus() < 2)
-		return -ENODEV;
 	for (i = 0; i < rounds; i++) {
 		for (k = 0; k < ARRAY_SIZE(churn_caches); k++) {
 			r.cc = &churn_caches[k];
 			cpus_read_lock();
+			if (num_online_cpus() < 2) {
+				cpus_read_unlock();
+				return -ENODEV;
+			}
 			migrate_disable();
 			cpu = smp_processor_id();
 			r.n = churn_alloc(r.cc, r.objs, cpu);
 			churn_check_bound(r.cc->s);
 			migrate_enable();
+			/* Another online CPU: the hotplug lock keeps it so. */
 			other = cpumask_next_wrap(cpu, cpu_online_mask, cpu, false);
-			if (other >= nr_cpu_ids)	/* the other CPUs went offline */
-				other = cpu;
 			work_on_cpu(other, churn_remote_free, &r);
 			cpus_read_unlock();
 		}

@@ -53,6 +53,10 @@ rounds=${MMRUST_BENCH_ROUNDS:-5}       # wall-clock boots (Rust and C in each)
 inner=${MMRUST_BENCH_INNER:-31}        # benchmark rounds per implementation in one boot
 only=${MMRUST_BENCH_ONLY:-all}         # all, contpte (arm64), clear, slub, hugetlb or lto (x86_64)
 ICOUNT="-icount shift=0,sleep=off"
+# Every benchmark boot is TCG unless MMRUST_ACCEL=kvm asks otherwise: the
+# figures, their labels ("QEMU TCG") and the guest clock settings below
+# (tsc=reliable, tsc_early_khz) are TCG's; the exact boots are TCG anyway.
+export MMRUST_ACCEL=${MMRUST_ACCEL:-tcg}
 say "make bench$([ "$quick" = 0 ] || echo ' QUICK=1'): $MMRUST_ARCH, report in $report"
 bench_start=$(date +%s)
 # progress <what>: one line of progress, with the time since the start.

@@ -55,7 +55,8 @@ rm -rf "$ird"
 # booted under KVM without an init must print its banner on the serial
 # port within 30 s, since a present /dev/kvm is not always a working one
 # (a nested host was seen where a KVM guest printed nothing in 70 s).
-# MMRUST_KVM_DEV names another device node (a check of the probe).
+# MMRUST_KVM_DEV names another device node for the checks before the
+# probe (to see the fallback without KVM); the probe's QEMU opens /dev/kvm.
 kvm_dev=${MMRUST_KVM_DEV:-/dev/kvm}
 host_arch() { case $(uname -m) in aarch64) echo arm64 ;; *) uname -m ;; esac; }
 kvm_why_not() {	# kvm_why_not: prints why KVM cannot run this guest; fails if it can

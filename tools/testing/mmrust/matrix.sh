@@ -266,7 +266,7 @@ debian_gcc() {
 			cell x86_64 "$name" "FAILED (build)" "$(grep -E 'error|Error' "$b/.mmrust-build.log" | head -20)"
 		fi
 		[ "${rows[-1]##* ok}" != "${rows[-1]}" ] || (cd "$b" && rm -f $objs)
-		cat "$b/.mmrust-build.log" >> "$LOGS/matrix-debian-gcc.log"
+		cat "$b/.mmrust-build.log" >> "$LOGS/matrix-debian.log"
 	done < <(echo "debian-gcc"
 		# The call counters are selected by the KUnit suites: off with KUnit.
 		for o in $on_opts; do
@@ -314,7 +314,7 @@ debian_clang_rust() {
 		cell x86_64 "$name" "FAILED (build)" "$(grep -E 'error|Error' "$b/.mmrust-build.log" | head -20)"
 	fi
 	[ "${rows[-1]##* ok}" != "${rows[-1]}" ] || (cd "$b" && rm -f $objs)
-	cat "$b/.mmrust-build.log" >> "$LOGS/matrix-debian-gcc.log"
+	cat "$b/.mmrust-build.log" >> "$LOGS/matrix-debian.log"
 }
 
 cell() {  # cell <arch> <config> <result> [details]
@@ -370,7 +370,7 @@ done
 if [[ " ${MMRUST_ARCHES:-$MMRUST_ARCH} " == *" x86_64 "* ]]; then
 	MMRUST_ARCH=x86_64
 	. "$MTOP/lib.sh"
-	: > "$LOGS/matrix-debian-gcc.log"
+	: > "$LOGS/matrix-debian.log"
 	debian_gcc
 	debian_clang_rust
 fi

@@ -261,10 +261,11 @@ EOF
 	done
 	# check_partial_walk against walk files written here, with the caches
 	# above for the limits: linked = recorded and within the limit passes.
-	for c in "agree:good 0 1 1 2\ngood 1 2 2 2\nwalked 2 caches on 2 CPUs\n:0:note: walk: 2 caches, 2 non-empty" \
-		"head_differs:good 1 2 1 2\nwalked 1 caches on 2 CPUs\n:1:good: CPU 1 links 2 slabs, its head records 1" \
+	for c in "agree:good 0 1 1 4\ngood 1 2 2 4\nwalked 2 caches on 2 CPUs\n:0:note: walk: 2 caches, 2 non-empty" \
+		"head_differs:good 1 2 1 4\nwalked 1 caches on 2 CPUs\n:1:good: CPU 1 links 2 slabs, its head records 1" \
 		"over_limit:over 0 3 3 3\nwalked 1 caches on 2 CPUs\n:1:over: CPU 0 links 3 slabs, limit 1" \
-		"no_summary:good 0 1 1 1\n:1:the walk covered no cache" \
+		"limit_differs:good 0 1 1 2\nwalked 1 caches on 2 CPUs\n:1:good: the kernel's limit is 2 slabs, 4 from cpu_partial 30" \
+		"no_summary:good 0 1 1 4\n:1:the walk covered no cache" \
 		"malformed:good 0 1\nwalked 1 caches on 2 CPUs\n:1:malformed walk line"; do
 		IFS=: read -r name text want line <<< "$c"
 		printf '%b' "$text" > "$sd/walk"

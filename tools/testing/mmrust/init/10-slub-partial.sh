@@ -50,7 +50,8 @@ check_cache_partial() {
 # kernel on each CPU (the churn driver's walk file): the slabs linked are
 # the count its head records, and within the limit derived here from the
 # cache's cpu_partial and objs_per_slab (half-full slabs), as in
-# check_cache_partial.  The walk and the head's count are read in one hold
+# check_cache_partial, which is also the limit the kernel keeps
+# (cpu_partial_slabs).  The walk and the head's count are read in one hold
 # of the list's lock; the limit is read after, so a cpu_partial written
 # meanwhile can fail it.  WALK= and SLAB_DIR= read other files (host
 # checks of this function).  A kernel without the churn driver (the GCC
@@ -78,6 +79,8 @@ check_partial_walk() {
 		limit = int((2 * objects + per_slab - 1) / per_slab)
 		if ($3 + 0 > limit)
 			bad($1 ": CPU " $2 " links " $3 " slabs, limit " limit " (cpu_partial " objects ", " per_slab " per slab)")
+		if ($5 + 0 != limit)
+			bad($1 ": the kernel'"'"'s limit is " $5 " slabs, " limit " from cpu_partial " objects " and " per_slab " per slab")
 		lists++
 	}
 	END {

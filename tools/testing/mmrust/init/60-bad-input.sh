@@ -17,6 +17,7 @@ hugetlb_fail_first /sys/kernel/debug/hugetlb_bulk_free/fail_first $DEBUGFS_BAD 2
 hugetlb_fail_count /sys/kernel/debug/hugetlb_bulk_free/fail_count $DEBUGFS_BAD 2^32:EINVAL
 hugetlb_breakdown /sys/kernel/debug/hugetlb_bulk_free/breakdown $DEBUGFS_BAD 2:EINVAL 2^32:EINVAL
 slub_churn_run /sys/kernel/debug/slub_partial_churn/run $DEBUGFS_BAD zero:EINVAL 2^32:EINVAL
+slub_churn_remote /sys/kernel/debug/slub_partial_churn/remote $DEBUGFS_BAD zero:EINVAL 2^32:EINVAL
 slub_cpu_partial /sys/kernel/slab/kmalloc-256/cpu_partial
 	empty:EINVAL space:EINVAL negative:EINVAL word:EINVAL trailing:EINVAL
 	2^32:ERANGE 2^64:ERANGE long:ERANGE

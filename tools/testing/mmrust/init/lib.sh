@@ -16,8 +16,9 @@ TESTS=""
 # component, as the GCC image without Rust), the test is skipped, "no
 # <path> in this kernel"; an image that should have it then fails on the
 # unexpected skip.  With mmrust.only_present=1 such tests are left out of
-# the run instead, named in one KTAP comment: a boot of the tests that
-# apply to a kernel (the GCC image's).
+# the run instead, named in one KTAP comment, which the host checks
+# against expected-skips: a boot of the tests that apply to a kernel (the
+# GCC and distribution images').
 register() {
 	TESTS="$TESTS $1"
 	[ -z "${2:-}" ] || NEEDS="${NEEDS:-}$1 $2
