@@ -212,6 +212,30 @@ fi
 
 rows=()
 bad=0
+# compile_cell <arch> <name> <build dir> <log> <start> <objects...>: the
+# objects compiled with MK, the cell's verdict (a compile error or a
+# warning in our files fails it), the objects of a failed cell removed
+# (kbuild would keep a warned object; ccache gives back its warnings too),
+# the build log appended to <log>.
+compile_cell() {
+	local arch=$1 name=$2 b=$3 log=$4 start=$5 w n
+	shift 5
+	n=$(printf '%s\n' "$@" | grep -cv '^rust/$' || true)
+	# shellcheck disable=SC2086
+	if compile "$b" "$@" > "$b/.mmrust-build.log" 2>&1; then
+		w=$(warnings "$b/.mmrust-build.log")
+		if [ -z "$w" ]; then
+			cell "$arch" "$name" "ok ($n objects$([[ " $* " != *" rust/ "* ]] || echo " and the Rust crates"), $(( $(date +%s) - start ))s)"
+		else
+			cell "$arch" "$name" "FAILED (warning)" "$w"
+		fi
+	else
+		cell "$arch" "$name" "FAILED (build)" "$(grep -E 'error|Error' "$b/.mmrust-build.log" | head -20)"
+	fi
+	[ "${rows[-1]##* ok}" != "${rows[-1]}" ] || (cd "$b" && rm -f "${@/#rust\//}")
+	cat "$b/.mmrust-build.log" >> "$log"
+}
+
 # debian_gcc: Debian's own amd64 configuration of this base
 # (config.amd64_none_amd64 of linux-config-6.12, setup.sh), built with GCC
 # 12 as Debian builds it, in $CACHE/build/matrix-debian-gcc: the overlay's
@@ -221,7 +245,7 @@ bad=0
 # Rust components have no cell here.  Debian's signing keys are not in the
 # source: the key options are emptied.
 debian_gcc() {
-	local b=$CACHE/build/matrix-debian-gcc o on_opts="" name changes start why objs w
+	local b=$CACHE/build/matrix-debian-gcc o on_opts="" name changes start why objs
 	local cfg=$DEBIAN_CONFIG_DIR/amd64/root/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 	[ -z "${MMRUST_MATRIX_ONLY:-}" ] || [[ "$MMRUST_MATRIX_ONLY" == *debian-gcc* ]] || return 0
 	[ -r "$cfg" ] || { cell x86_64 debian-gcc "FAILED (config)" "no $cfg: run make setup"; return; }
@@ -255,18 +279,7 @@ debian_gcc() {
 		objs=$(objects x86_64 "$b" | tr '\n' ' ')
 		say "matrix x86_64: $name (GCC 12): $(echo $objs | wc -w) objects"
 		# shellcheck disable=SC2086
-		if compile "$b" $objs > "$b/.mmrust-build.log" 2>&1; then
-			w=$(warnings "$b/.mmrust-build.log")
-			if [ -z "$w" ]; then
-				cell x86_64 "$name" "ok ($(echo $objs | wc -w) objects, $(( $(date +%s) - start ))s)"
-			else
-				cell x86_64 "$name" "FAILED (warning)" "$w"
-			fi
-		else
-			cell x86_64 "$name" "FAILED (build)" "$(grep -E 'error|Error' "$b/.mmrust-build.log" | head -20)"
-		fi
-		[ "${rows[-1]##* ok}" != "${rows[-1]}" ] || (cd "$b" && rm -f $objs)
-		cat "$b/.mmrust-build.log" >> "$LOGS/matrix-debian.log"
+		compile_cell x86_64 "$name" "$b" "$LOGS/matrix-debian.log" "$start" $objs
 	done < <(echo "debian-gcc"
 		# The call counters are selected by the KUnit suites: off with KUnit.
 		for o in $on_opts; do
@@ -283,7 +296,7 @@ debian_gcc() {
 # objects.  Rust must hold: a Kconfig line that keeps it out fails the
 # cell, named.
 debian_clang_rust() {
-	local b=$CACHE/build/matrix-debian-clang o opts="" why="" objs w start name=debian-clang-rust
+	local b=$CACHE/build/matrix-debian-clang o opts="" why="" objs start name=debian-clang-rust
 	local cfg=$DEBIAN_CONFIG_DIR/amd64/root/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 	wanted "$name" || return 0
 	[ -r "$cfg" ] || { cell x86_64 "$name" "FAILED (config)" "no $cfg: run make setup"; return; }
@@ -303,18 +316,7 @@ debian_clang_rust() {
 	objs=$(objects x86_64 "$b" | tr '\n' ' ')
 	say "matrix x86_64: $name (clang 19, Rust): the Rust crates and $(echo $objs | wc -w) objects"
 	# shellcheck disable=SC2086
-	if compile "$b" rust/ $objs > "$b/.mmrust-build.log" 2>&1; then
-		w=$(warnings "$b/.mmrust-build.log")
-		if [ -z "$w" ]; then
-			cell x86_64 "$name" "ok ($(echo $objs | wc -w) objects and the Rust crates, $(( $(date +%s) - start ))s)"
-		else
-			cell x86_64 "$name" "FAILED (warning)" "$w"
-		fi
-	else
-		cell x86_64 "$name" "FAILED (build)" "$(grep -E 'error|Error' "$b/.mmrust-build.log" | head -20)"
-	fi
-	[ "${rows[-1]##* ok}" != "${rows[-1]}" ] || (cd "$b" && rm -f $objs)
-	cat "$b/.mmrust-build.log" >> "$LOGS/matrix-debian.log"
+	compile_cell x86_64 "$name" "$b" "$LOGS/matrix-debian.log" "$start" rust/ $objs
 }
 
 cell() {  # cell <arch> <config> <result> [details]
@@ -347,21 +349,7 @@ for arch in ${MMRUST_ARCHES:-$MMRUST_ARCH}; do
 		objs=$(objects "$arch" "$b" | tr '\n' ' ')
 		say "matrix $arch: $name: $(echo $objs | wc -w) objects"
 		# shellcheck disable=SC2086
-		if compile "$b" $objs > "$b/.mmrust-build.log" 2>&1; then
-			w=$(warnings "$b/.mmrust-build.log")
-			if [ -z "$w" ]; then
-				cell "$arch" "$name" "ok ($(echo $objs | wc -w) objects, $(( $(date +%s) - start ))s)"
-			else
-				cell "$arch" "$name" "FAILED (warning)" "$w"
-			fi
-		else
-			cell "$arch" "$name" "FAILED (build)" "$(grep -E 'error|Error' "$b/.mmrust-build.log" | head -20)"
-		fi
-		# A failed cell fails again next time: its objects are compiled
-		# again (kbuild would keep a warned object; ccache gives back
-		# its warnings too).
-		[ "${rows[-1]##* ok}" != "${rows[-1]}" ] || (cd "$b" && rm -f $objs)
-		cat "$b/.mmrust-build.log" >> "$log"
+		compile_cell "$arch" "$name" "$b" "$log" "$start" $objs
 	done < <(configs "$arch")
 done
 
