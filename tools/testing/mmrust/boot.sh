@@ -22,9 +22,11 @@ if [ "$log" != - ]; then
 	ktap=${log%.log}.ktap
 	[ "$ktap" != "$log" ] || ktap=$log.ktap
 	rm -f "$log" "$ktap"
-	case "$mode" in test|stress) ;; *) ktap="" ;; esac
+	case "$mode" in test|stress|kselftest) ;; *) ktap="" ;; esac
 fi
-kernel=$BUILD/$IMAGE
+# MMRUST_KERNEL: another kernel image to boot with this initramfs (the
+# plain base, to see the kselftests pass there too).
+kernel=${MMRUST_KERNEL:-$BUILD/$IMAGE}
 [ -f "$kernel" ] || die "no kernel at $kernel: run 'make build' (ARCH=$MMRUST_ARCH)"
 busybox=/bin/busybox
 [ "$MMRUST_ARCH" = x86_64 ] || busybox=$CACHE/arm64-deb/root/bin/busybox

@@ -7,7 +7,7 @@
 
 cd "$TOP"
 rc=0
-ours() { for d in mm include rust arch samples tools/testing/mmrust; do [ ! -d $d ] || find $d -name "$1"; done | sort; }
+ours() { for d in mm include rust arch samples tools/testing/mmrust tools/testing/selftests; do [ ! -d $d ] || find $d -name "$1"; done | sort; }
 cfiles=$(ours '*.[ch]')
 rsfiles=$(ours '*.rs')
 

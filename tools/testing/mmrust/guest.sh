@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The programs of the test initramfs, all static: the base's hugetlb
-# selftests (tools/testing/selftests/mm, run by init/20-hugetlb.sh), our
+# The programs of the test initramfs, all static: the base's mm
+# selftests (tools/testing/selftests/mm, run by init/15-kselftest.sh and
+# init/20-hugetlb.sh) with bash to run run_vmtests.sh, our
 # helpers (timed_write: the benchmark's sysfs write timer; fault_zero: the
 # clearing boot tests; demand_fault, zero_memcmp: the clearing and zero
 # page benchmarks; contpte_fork: the arm64 contpte boot tests and fork and
@@ -17,19 +18,42 @@
 cc=(clang-19 -static)
 [ "$MMRUST_ARCH" = x86_64 ] || cc=(clang-19 --target="$CLANG_TARGET" -fuse-ld=lld -static)
 
+# The base's mm selftests, built by the base's own Makefile
+# (tools/testing/selftests/mm, with its lib.mk's LLVM=-19 and ARCH), static,
+# into $BUILD/kselftest/mm, and copied with run_vmtests.sh and the scripts
+# it runs into /selftests: the kselftest boot (init/15-kselftest.sh) runs
+# them through run_vmtests.sh, and init/20-hugetlb.sh runs four of them.
+# Only the programs of the categories make test runs (VMTESTS_PROGRAMS in
+# lib.sh): the whole directory also needs libcap's and libnuma's static
+# libraries for the guest's architecture, and has programs none of those
+# categories runs.
 out=$EXTRA/selftests
 hdr=$BUILD/usr/include
-sel=$SRC/tools/testing/selftests
-mkdir -p "$out"
+sel=$SRC/tools/testing/selftests/mm
+kst=$BUILD/kselftest/mm
+mkdir -p "$out" "$kst"
 [ -f "$hdr/linux/mman.h" ] || "${KMAKE[@]}" headers > /dev/null
-for t in hugepage-vmemmap map_hugetlb hugepage-mmap hugetlb-madvise; do
-	src=$sel/mm/$t.c
-	if [ ! "$out/$t" -nt "$src" ]; then
-		say "selftest: building $t (static)"
-		"${cc[@]}" -O2 -Wno-everything -isystem "$hdr" -I "$sel" -I "$sel/mm" \
-			-o "$out/$t" "$src" "$sel/mm/vm_util.c"
-	fi
+ksel_log=$LOGS/kselftest-build-$NAME.log
+mkdir -p "$LOGS"
+# shellcheck disable=SC2046
+make -C "$sel" LLVM=-19 ARCH="$MMRUST_ARCH" OUTPUT="$kst" \
+	EXTRA_CFLAGS="-static -fuse-ld=lld" KHDR_INCLUDES="-isystem $hdr" -j"$(nproc)" \
+	$(for p in "${VMTESTS_PROGRAMS[@]}"; do echo "$kst/$p"; done) > "$ksel_log" 2>&1 ||
+	{ tail -20 "$ksel_log" >&2; die "the base's mm selftests do not build (log: $ksel_log)"; }
+say "selftests: ${#VMTESTS_PROGRAMS[@]} programs of tools/testing/selftests/mm (static, log: $ksel_log)"
+rm -rf "$out" && mkdir -p "$out"
+for p in "${VMTESTS_PROGRAMS[@]}"; do
+	llvm-strip-19 -o "$out/$p" "$kst/$p"
 done
+cp "$sel/run_vmtests.sh" "${VMTESTS_SCRIPTS[@]/#/$sel/}" "$out/"
+
+# bash for run_vmtests.sh (busybox's ash has no arrays or PIPESTATUS):
+# Debian's bash-static, the host's (x86_64) or the one setup.sh fetched.
+bash_static=/bin/bash-static
+[ "$MMRUST_ARCH" = x86_64 ] || bash_static=$CACHE/arm64-deb/root/bin/bash-static
+[ -x "$bash_static" ] || die "no $MMRUST_ARCH bash-static at $bash_static: run 'make setup'"
+mkdir -p "$EXTRA/bin"
+cp "$bash_static" "$EXTRA/bin/bash"
 
 bin=$EXTRA/bin
 mkdir -p "$bin"

@@ -203,6 +203,45 @@ EOF
 kunit_results "$ST_DIR/kunit.log" kunit/rust > "$ST_DIR/out" 2>&1
 st_check kunit_skips 3 1 1 '^\[kunit/rust\] mmrust: not ok clear_pages_batch.test_1g: unexpected skip \(no room'
 
+# 11a. A kselftest boot (run_vmtests.sh's TAP, each program's KTAP nested
+# under "# "): every program and every nested case counts; an expected
+# skip (a pattern on the case's name and reason) and an expected program
+# failure count as skipped; an unlisted skip or failure fails, named, a
+# failed program with its last lines; a short plan and a missing end fail.
+EXPECTED_KSELFTEST=$ST_DIR/expected-kselftest
+cat > "$EXPECTED_KSELFTEST" <<'EOF2'
+*kselftest/mm | cow: * | SKIP | MADV_PAGEOUT did not work* | no swap
+*kselftest/mm | hugepage-shm | FAIL | exit=1 | no SYSVIPC
+*kselftest/mm | nothing-matches | SKIP | * | an entry that matches nothing
+EOF2
+st_kst() {	# st_kst <name> <lines of run_vmtests.sh>...
+	local n=$1
+	shift
+	st_ktap "$n" "$@"
+	echo "$CLEAN_CONSOLE" | st_console "$n"
+}
+KST_COW=("# running ./cow" "# TAP version 13" "# 1..3" "# # [RUN] Basic COW ... with base page"
+	"# ok 1 No leak from parent into child" "# # [RUN] Basic COW ... with swapped out base page"
+	"# ok 2 # SKIP MADV_PAGEOUT did not work, is swap enabled?")
+st_reset
+st_kst kst_pass "TAP version 13" "${KST_COW[@]}" "# # [RUN] Basic COW ... with THP" \
+	"# ok 3 No leak from parent into child" "ok 1 cow" "# running ./hugepage-shm" \
+	"# shmget: Function not implemented" "not ok 2 hugepage-shm # exit=1" "1..2" "# mmrust: done"
+kselftest_results "$ST_DIR/kst_pass.log" kselftest/mm > "$ST_DIR/out" 2>&1
+st_check kselftest_expected 4 0 2 'expected-kselftest entry matched nothing: line 3: nothing-matches'
+st_reset
+st_kst kst_fail "TAP version 13" "${KST_COW[@]}" "# # [RUN] Basic COW ... with THP" \
+	"# not ok 3 Leak from parent into child" "not ok 1 cow # exit=1" "# running ./mkdirty" \
+	"# ok 1 # SKIP mbind() failed" "ok 2 mkdirty" "1..3"
+kselftest_results "$ST_DIR/kst_fail.log" arm64/kselftest/mm > "$ST_DIR/out" 2>&1
+# Failed: cow's case 3, cow, mkdirty's unexpected skip, the plan (2 of 3),
+# and /init not finishing.
+st_check kselftest_failures 3 5 1 '^\[arm64/kselftest/mm\] mmrust: not ok cow: 3 Basic COW \.\.\. with THP$'
+grep -q '^\[arm64/kselftest/mm\]   # # \[RUN\] Basic COW ... with THP' "$ST_DIR/out" &&
+	grep -q "mmrust: not ok mkdirty: 1 (mbind() failed): unexpected skip" "$ST_DIR/out" &&
+	grep -q "planned 3, ran 2" "$ST_DIR/out" ||
+	{ echo "selftest: not ok kselftest_failures: a failed program's output, the skip or the plan not reported"; ST_FAILED=$((ST_FAILED + 1)); }
+
 # 11. The guest's run_tests (init/lib.sh) under busybox sh: a pass, an
 # arithmetic error, a bare 'return 2', a skip through skip (expected here),
 # a skip through a helper (not expected); its KTAP parsed like a boot's.
@@ -233,9 +272,7 @@ EOF
 		grep -q 'divide by zero' "$ST_DIR/guest.ktap" ||
 		{ echo "selftest: not ok guest_run_tests: KTAP lines:"; sed 's/^/selftest:   /' "$ST_DIR/guest.ktap"
 		  ST_FAILED=$((ST_FAILED + 1)); }
-	# The guest's check of /sys/kernel/slab (init/10-slub-partial.sh), on
-	# a made-up directory: a good cache passes; too many slabs, a wrong
-	# estimate, a malformed line and a missing cache each fail, named.
+	# Made-up /sys/kernel/slab caches, for the limits of the walk checks.
 	sd=$ST_DIR/slab
 	st_cache() {
 		mkdir -p "$sd/$1"
@@ -245,20 +282,6 @@ EOF
 	st_cache good 30 16 "16(2) C0=8(1) C1=8(1)"; st_cache empty 0 16 "0(0)"
 	st_cache over 8 16 "48(3) C0=24(3)"; st_cache estimate 30 16 "10(2) C0=10(2)"
 	st_cache malformed 30 16 "16(2) C0=8"
-	for c in "good empty:0" "good over:1:over: C0=24(3) holds 3 slabs, limit 1" \
-		"estimate:1:estimate: C0=10(2) estimates 10 objects" \
-		"malformed:1:malformed: malformed slabs_cpu_partial" "missing:1:missing: cpu_partial"; do
-		IFS=: read -r names want line <<< "$c"
-		out=$(SLAB_DIR=$sd busybox sh -c "register() { :; }; demo() { :; }
-			. '$TOP/tools/testing/mmrust/init/10-slub-partial.sh'
-			check_cache_partial $names" 2>&1) && rc=0 || rc=$?
-		if [ "$rc" = "$want" ] && [[ "$out" == "$line"* ]]; then
-			echo "selftest: ok check_cache_partial_${names// /_}"; ST_PASSED=$((ST_PASSED + 1))
-		else
-			echo "selftest: not ok check_cache_partial_${names// /_}: exit $rc (want $want), output '$out'"
-			ST_FAILED=$((ST_FAILED + 1))
-		fi
-	done
 	# check_partial_walk against walk files written here, with the caches
 	# above for the limits: linked = recorded and within the limit passes.
 	for c in "agree:good 0 1 1 4\ngood 1 2 2 4\nwalked 2 caches on 2 CPUs\n:0:note: walk: 2 caches, 2 non-empty" \

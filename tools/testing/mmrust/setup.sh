@@ -8,7 +8,7 @@ PKGS=(clang-19 lld-19 llvm-19 libclang-19-dev
       rustc-web rust-web-src libstd-rust-web-dev rust-web-clippy rustfmt-web
       qemu-system-x86 qemu-system-arm libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
       gcc-12 dwarves flex bison bc libelf-dev libssl-dev cpio ccache
-      busybox-static xz-utils python3 python3-matplotlib make patch)
+      busybox-static bash-static xz-utils python3 python3-matplotlib make patch)
 BINDGEN_VERSION=0.70.1
 
 missing=()
@@ -60,24 +60,29 @@ else
 	say "linux-source-6.12 $BASE_VERSION present"
 fi
 
-# The arm64 guest's busybox: Debian's busybox-static for arm64, unpacked
-# into the cache (installing it would replace the host's x86_64 one).
-bb=$CACHE/arm64-deb/root/bin/busybox
-if [ ! -x "$bb" ]; then
-	[ "$(id -u)" = 0 ] || die "need root to fetch busybox-static:arm64"
+# The arm64 guest's busybox and bash (run_vmtests.sh's shell): Debian's
+# busybox-static and bash-static for arm64, unpacked into the cache
+# (installing them would replace the host's x86_64 ones).
+for pkg in busybox-static:busybox bash-static:bash-static; do
+	bin=$CACHE/arm64-deb/root/bin/${pkg#*:}
+	pkg=${pkg%:*}
+	if [ -x "$bin" ]; then
+		say "$pkg:arm64 present"
+		continue
+	fi
+	[ "$(id -u)" = 0 ] || die "need root to fetch $pkg:arm64"
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
-		say "adding the arm64 package architecture (for busybox-static:arm64)"
+		say "adding the arm64 package architecture (for $pkg:arm64)"
 		dpkg --add-architecture arm64
 		apt-get update -q
 	fi
-	say "fetching busybox-static:arm64 into $CACHE/arm64-deb"
-	rm -rf "$CACHE/arm64-deb" && mkdir -p "$CACHE/arm64-deb"
-	(cd "$CACHE/arm64-deb" && apt-get download -q busybox-static:arm64 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
-	dpkg-deb -x "$CACHE"/arm64-deb/busybox-static_*_arm64.deb "$CACHE/arm64-deb/root"
-	[ -x "$bb" ] || die "no busybox in busybox-static:arm64"
-else
-	say "busybox-static:arm64 present"
-fi
+	say "fetching $pkg:arm64 into $CACHE/arm64-deb"
+	mkdir -p "$CACHE/arm64-deb"
+	rm -f "$CACHE/arm64-deb/${pkg}"_*_arm64.deb
+	(cd "$CACHE/arm64-deb" && apt-get download -q "$pkg:arm64" 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
+	dpkg-deb -x "$CACHE/arm64-deb/${pkg}"_*_arm64.deb "$CACHE/arm64-deb/root"
+	[ -x "$bin" ] || die "no $bin in $pkg:arm64"
+done
 
 # hackbench for the x86_64 guest (the SLUB benchmark's slab workload):
 # Debian's rt-tests, unpacked into the cache, not installed; guest.sh puts

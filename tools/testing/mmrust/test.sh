@@ -244,6 +244,52 @@ boot_results() {
 	console_clean "$log" "$ktap" "$label"
 }
 
+# kselftest_results <log> <label>: the kselftest boot's results (the
+# base's run_vmtests.sh, init/15-kselftest.sh), every program and every
+# case of it counted by kselftest-results.py against expected-kselftest;
+# run_vmtests.sh must have run its whole plan and /init finished.  Then
+# the console log's check (console_clean).
+EXPECTED_KSELFTEST=${MMRUST_EXPECTED_KSELFTEST:-$TOP/tools/testing/mmrust/expected-kselftest}
+kselftest_results() {
+	local log=$1 label=$2 ktap=${1%.log}.ktap out st name reason why p=0 s=0 f=0
+	[ -e "$log" ] || log=/dev/null
+	if [ ! -s "$ktap" ]; then
+		echo "[$label] mmrust: not ok kselftest: no output in $ktap; last lines of $1:"
+		tail -20 "$log" | sed "s|^|[$label]   |"
+		failed=$((failed + 1))
+		console_clean "$log" "$ktap" "$label"
+		return
+	fi
+	if ! out=$(python3 "$TOP/tools/testing/mmrust/kselftest-results.py" "$ktap" "$label" "$EXPECTED_KSELFTEST" 2>&1); then
+		echo "[$label] mmrust: not ok kselftest: kselftest-results.py: $out"
+		failed=$((failed + 1))
+		return
+	fi
+	while IFS=$'\t' read -r st name reason why; do
+		case $st in
+		PASS) p=$((p + 1)) ;;
+		SKIP) s=$((s + 1)) ;;
+		FAIL) f=$((f + 1))
+			echo "[$label] mmrust: not ok $name${reason:+ ($reason)}${why:+: $why}" ;;
+		OUTPUT) echo "[$label]   $name" ;;
+		UNUSED) echo "[$label] expected-kselftest entry matched nothing: $name" ;;
+		PLAN)
+			if [ -z "$name" ] || [ "$name" = 0 ] || [ "$name" != "$reason" ]; then
+				echo "[$label] mmrust: not ok kselftest: run_vmtests.sh planned ${name:-nothing}, ran $reason (see $ktap)"
+				f=$((f + 1))
+			fi ;;
+		esac
+	done <<< "$out"
+	if ! tr -d '\r' < "$ktap" | grep -qx '# mmrust: done'; then
+		echo "[$label] mmrust: not ok kselftest: /init did not finish (no '# mmrust: done' in $ktap); last lines of $1:"
+		tail -20 "$log" | sed "s|^|[$label]   |"
+		f=$((f + 1))
+	fi
+	echo "[$label] mmrust: kselftest: $p passed, $s skipped (expected-kselftest), $f failed (programs and their cases; $ktap)"
+	passed=$((passed + p)) skipped=$((skipped + s)) failed=$((failed + f))
+	console_clean "$log" "$ktap" "$label"
+}
+
 mkdir -p "$LOGS"
 
 # verdict <label> <name> <ok?> [why]: one host-side check, counted.
@@ -491,6 +537,11 @@ test_arch() {
 			$([ "$what" = boot ] && echo kunit.enable=0)
 		boot_start bad-param test slub_partial_impl=bogus hugetlb_bulk_free_impl=bogus \
 			clear_pages_impl=bogus $bad preempt=full kunit.enable=0
+		# The base's mm selftests, every runtime component selected
+		# (the defaults), HVO on (init/15-kselftest.sh).
+		MMRUST_BOOT_TIMEOUT=${MMRUST_KSELFTEST_TIMEOUT:-1800} \
+			boot_start kselftest kselftest hugetlb_free_vmemmap=on kunit.enable=0 \
+			"mmrust.vmtests=$(echo $VMTESTS_CATEGORIES | tr ' ' ,)"
 		boot_end rust
 		[ "$what" = boot ] || kunit_results "$LOG" ${p}kunit/rust
 		boot_results "$LOG" ${p}boot/rust
@@ -499,6 +550,8 @@ test_arch() {
 		boot_results "$LOG" ${p}boot/c
 		boot_end bad-param
 		boot_results "$LOG" ${p}boot/bad-param
+		boot_end kselftest
+		kselftest_results "$LOG" ${p}kselftest/mm
 		[ "$MMRUST_ARCH" != x86_64 ] || shell_check
 		[ "$what" != all ] || bench_check
 		;;

@@ -1,57 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot tests and demonstration of the Rust SLUB per-cpu partial accounting.
 
-# Every cache name in /sys/kernel/slab (merged caches are links to one
-# directory; each name is checked).
-slab_caches() {
-	for d in /sys/kernel/slab/*; do
-		echo "${d##*/}"
-	done
-}
-
-# check_cache_partial <cache>...: checks each cache: slabs_cpu_partial is
-# well formed, its estimate is half the objects of its slabs, and no CPU
-# holds more slabs than the limit derived from cpu_partial (half-full
-# slabs).  One awk for all of them: a few processes per cache took three
-# minutes for the ~150 caches of the debug image.  SLAB_DIR= reads
-# another directory (a host check of this function).
-check_cache_partial() {
-	awk -v dir="${SLAB_DIR:-/sys/kernel/slab}" 'function rd(f,   v) {
-		if ((getline v < f) <= 0) v = "?"
-		close(f)
-		return v
-	}
-	function bad(m) { print m; exit 1 }
-	BEGIN {
-		for (i = 1; i < ARGC; i++) {
-			s = ARGV[i]; c = dir "/" s
-			objects = rd(c "/cpu_partial"); per_slab = rd(c "/objs_per_slab")
-			line = rd(c "/slabs_cpu_partial")
-			if (objects !~ /^[0-9]+$/ || per_slab !~ /^[1-9][0-9]*$/)
-				bad(s ": cpu_partial \"" objects "\", objs_per_slab \"" per_slab "\"")
-			if (line !~ /^[0-9]+\([0-9]+\)( C[0-9]+=[0-9]+\([0-9]+\))*$/)
-				bad(s ": malformed slabs_cpu_partial \"" line "\"")
-			limit = int((2 * objects + per_slab - 1) / per_slab)
-			k = split(line, f, " ")
-			for (j = 2; j <= k; j++) {
-				cpu = f[j]; o = cpu; sub(/^C[0-9]+=/, "", o); sub(/\(.*/, "", o)
-				n = cpu; sub(/^[^(]*\(/, "", n); sub(/\)$/, "", n)
-				if (n + 0 > limit)
-					bad(s ": " cpu " holds " n " slabs, limit " limit " (cpu_partial " objects ", " per_slab " per slab)")
-				if (o + 0 != int(n * per_slab / 2))
-					bad(s ": " cpu " estimates " o " objects on " n " slabs of " per_slab)
-			}
-		}
-		exit 0
-	}' "$@"
-}
-
 # check_partial_walk: every cache's per-cpu partial list, walked by the
 # kernel on each CPU (the churn driver's walk file): the slabs linked are
 # the count its head records, and within the limit derived here from the
-# cache's cpu_partial and objs_per_slab (half-full slabs), as in
-# check_cache_partial, which is also the limit the kernel keeps
-# (cpu_partial_slabs).  The walk and the head's count are read in one hold
+# cache's cpu_partial and objs_per_slab (half-full slabs), as the kselftest
+# slub_cpu_partial derives it for the counts of slabs_cpu_partial, which is
+# also the limit the kernel keeps (cpu_partial_slabs).  The walk and the head's count are read in one hold
 # of the list's lock; the limit is read after, so a cpu_partial written
 # meanwhile can fail it.  WALK= and SLAB_DIR= read other files (host
 # checks of this function).  A kernel without the churn driver (the GCC
@@ -152,32 +107,16 @@ $(echo "$out" | grep -E ' ok [0-9]+ |# |failed|cannot')" || return 1
 }
 register slub_kunit_module_both_impls /sys/kernel/debug/slub_partial
 
-test_slub_sysfs_all_caches() {
-	local caches
-	caches=$(slab_caches)
-	# shellcheck disable=SC2086
-	check_cache_partial $caches || return 1
-	# shellcheck disable=SC2086
-	[ "$(set -- $caches; echo $#)" -gt 20 ] || fail "only $(set -- $caches; echo $#) caches in /sys/kernel/slab" || return 1
-	check_partial_walk
-}
-register slub_sysfs_all_caches
+# What user space sees of the lists, every cache within its limit (after a
+# churn too), cpu_partial's writes and bad input: the kselftest
+# tools/testing/selftests/mm/slub_cpu_partial.c, here on the boot's
+# implementation (the kselftest boot runs it through run_vmtests.sh).
+test_slub_cpu_partial_kselftest() { kselftest_program slub_cpu_partial; }
+register slub_cpu_partial_kselftest
 
-test_slub_cpu_partial_write() {
-	c=/sys/kernel/slab/kmalloc-256
-	old=$(cat $c/cpu_partial)
-	echo 30 > $c/cpu_partial || fail "write of 30 rejected" || return 1
-	[ "$(cat $c/cpu_partial)" = 30 ] || fail "cpu_partial reads $(cat $c/cpu_partial) after writing 30" || return 1
-	for bad in abc -1 4294967296 12x; do
-		if echo "$bad" > $c/cpu_partial 2>/dev/null; then
-			fail "write of '$bad' accepted"; return 1
-		fi
-		[ "$(cat $c/cpu_partial)" = 30 ] || fail "'$bad' changed cpu_partial to $(cat $c/cpu_partial)" || return 1
-	done
-	check_cache_partial kmalloc-256 && check_partial_walk || return 1
-	echo "$old" > $c/cpu_partial && [ "$(cat $c/cpu_partial)" = "$old" ]
-}
-register slub_cpu_partial_write
+# Each list as long as its head says (check_partial_walk), at boot.
+test_slub_partial_walk() { check_partial_walk; }
+register slub_partial_walk /sys/kernel/debug/slub_partial_churn/walk
 
 # Creates and removes many small files: dentries, inodes and kmalloc
 # objects come and go, from two tasks the scheduler spreads over the CPUs.
@@ -196,12 +135,12 @@ slab_churn() {
 	wait
 }
 
+# Each list as long as its head says after the churn.
 test_slub_churn() {
 	slab_churn 1500
-	# shellcheck disable=SC2046
-	check_cache_partial $(slab_caches) && check_partial_walk
+	check_partial_walk
 }
-register slub_churn
+register slub_churn /sys/kernel/debug/slub_partial_churn/walk
 
 # The churn driver (CONFIG_SLUB_CPU_PARTIAL_RUST_CHURN): rounds on private
 # caches, freeing objects allocated on other CPUs, each CPU's partial list

@@ -151,7 +151,8 @@ test_clear_pages_debugfs_rejects_bad_input() {
 }
 register clear_pages_debugfs_rejects_bad_input
 
-# hzp_run <use_zero_page>: the seed 001 demo with THP always; OUT its
+# hzp_run <use_zero_page>: the seed 001 demo with THP always (the fault
+# injection's test of the huge zero page, 70-faults.sh); OUT its
 # output, RSS0 and RSS its RSS before and after the reads (KiB), ZP and FA
 # the thp_zero_page_alloc and thp_fault_alloc deltas of the reads.
 hzp_run() {
@@ -168,68 +169,19 @@ hzp_run() {
 	[ -n "$RSS0" ] && [ -n "$RSS" ] && [ -n "$ZP" ] && [ -n "$FA" ] || fail "unexpected output"
 }
 
-# Seed 001: with the huge zero page, reading 200 MiB of untouched THP
-# memory adds less than 1 MiB to RSS and allocates no huge page; the zero
-# page itself is allocated at most once (it stays until memory gets
-# short).  The growth, not the total: with THP always the program's own
-# heap or stack may be a 2 MiB THP, depending on the address layout (RSS
-# 2836 KiB before the reads, seen once).
-test_thp_huge_zero_page_rss() {
-	hzp_run 1 || return 1
-	[ $((RSS - RSS0)) -le 1024 ] && [ "$ZP" -le 1 ] && [ "$FA" = 0 ] &&
-		[ "$(vmstat thp_zero_page_alloc)" -ge 1 ] ||
-		fail "want RSS growth <= 1024 KiB, thp_zero_page_alloc +0 or +1 (>= 1 in all), thp_fault_alloc +0"
-}
-register thp_huge_zero_page_rss
-
-# Without it, every 2 MiB range read gets its own cleared huge page.
-test_thp_without_zero_page_rss() {
-	hzp_run 0 || return 1
-	[ "$RSS" -ge $((190 * 1024)) ] && [ "$RSS" -le $((210 * 1024)) ] &&
-		[ "$ZP" = 0 ] && [ "$FA" -ge 100 ] ||
-		fail "want RSS about 200 MiB, thp_zero_page_alloc +0, thp_fault_alloc >= +100"
-}
-register thp_without_zero_page_rss
-
-# A write to the huge zero page: 6.12 splits the PMD and copies one 4 KiB
-# page (no huge page is allocated): anonymous RSS grows by exactly 4 KiB
-# (VmRSS a little more: the demo's own text pages, faulted in as its code
-# runs for the first time); the rest still reads zero.
-test_thp_huge_zero_page_write() {
-	hzp_run 1 || return 1
-	echo "$OUT" | grep -Eq '^huge_zero_page: wrote 1 byte: RSS [0-9]+ KiB \(\+[0-9]{1,3} KiB, anonymous \+4 KiB\), 0 other pages not zero$' &&
-		echo "$OUT" | grep -q '^huge_zero_page: write: thp_fault_alloc +0, thp_split_pmd +1$' ||
-		fail "want anonymous RSS +4 KiB (RSS < +1000 KiB), 0 other pages not zero," \
-			"thp_fault_alloc +0, thp_split_pmd +1"
-}
-register thp_huge_zero_page_write
+# Seed 001, the huge zero page as a process sees it (read faults map it,
+# RSS does not grow, a write copies one page, its shrinker frees it), and
+# without it (each read fault clears a huge page: the batched clearing in
+# the rust boot, per page in the c boot): the kselftest
+# tools/testing/selftests/mm/thp_huge_zero_page.c.
+test_thp_huge_zero_page_kselftest() { kselftest_program thp_huge_zero_page; }
+register thp_huge_zero_page_kselftest
 
 # hzp_quiet: hzp_run 1 with its output shown only when it fails (ZP as
 # hzp_run sets it).
 hzp_quiet() {
 	hzp_run 1 > /tmp/hzp_run.log || { cat /tmp/hzp_run.log; return 1; }
 }
-
-# Seed 001, the huge zero page's life in 6.12: allocated lazily, by the
-# first read fault that wants it (thp_zero_page_alloc +1 in that process),
-# then shared: a second process reads through the same page (+0).  Once
-# no mm uses it, its shrinker ("thp-zero", run by drop_caches) frees it,
-# and the next reader allocates it again (+1).  Starts from drop_caches:
-# an earlier test may have allocated it.
-test_thp_huge_zero_page_lazy_and_shrunk() {
-	local zp
-	echo 2 > /proc/sys/vm/drop_caches
-	hzp_quiet || return 1
-	zp=$ZP
-	hzp_quiet || return 1
-	zp="$zp $ZP"
-	echo 2 > /proc/sys/vm/drop_caches
-	hzp_quiet || return 1
-	zp="$zp $ZP"
-	echo "note: thp_zero_page_alloc: first reader +${zp%% *}, second +$(echo "$zp" | cut -d' ' -f2), after drop_caches +${zp##* }"
-	[ "$zp" = "1 0 1" ] || fail "want +1, +0, +1"
-}
-register thp_huge_zero_page_lazy_and_shrunk
 
 demo_clear_pages() {
 	local f0 c0 r0 unit model=$(preempt_model) old=$(cat $CP/batched)

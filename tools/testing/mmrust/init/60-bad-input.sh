@@ -3,7 +3,8 @@
 # each bad value with the error it documents and keeps its value (read
 # back).  The switch files of the components are covered by check_switch
 # (lib.sh) in their own tests, the "<name>_impl=" boot parameters by the
-# KUnit suite mm_impl_switch and the bad-param boot.
+# KUnit suite mm_impl_switch and the bad-param boot; SLUB's cpu_partial by the
+# kselftest slub_cpu_partial (tools/testing/selftests/mm).
 #
 # One entry per knob: <test name> <file> <bad value>:<errno>..., the
 # values on the same line or on indented lines after it (see bad_value,
@@ -18,9 +19,6 @@ hugetlb_fail_count /sys/kernel/debug/hugetlb_bulk_free/fail_count $DEBUGFS_BAD 2
 hugetlb_breakdown /sys/kernel/debug/hugetlb_bulk_free/breakdown $DEBUGFS_BAD 2:EINVAL 2^32:EINVAL
 slub_churn_run /sys/kernel/debug/slub_partial_churn/run $DEBUGFS_BAD zero:EINVAL 2^32:EINVAL
 slub_churn_remote /sys/kernel/debug/slub_partial_churn/remote $DEBUGFS_BAD zero:EINVAL 2^32:EINVAL
-slub_cpu_partial /sys/kernel/slab/kmalloc-256/cpu_partial
-	empty:EINVAL space:EINVAL negative:EINVAL word:EINVAL trailing:EINVAL
-	2^32:ERANGE 2^64:ERANGE long:ERANGE
 hugetlb_nr_hugepages_sysctl /proc/sys/vm/nr_hugepages
 	empty:EINVAL space:EINVAL negative:EINVAL word:EINVAL trailing:EINVAL
 	2^64:EINVAL long:EINVAL long0:EINVAL

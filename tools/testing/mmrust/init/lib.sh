@@ -113,6 +113,26 @@ not ok $n $t"
 	rm -f "$SKIP_FILE"
 }
 
+# kselftest_program <program> [<args>...]: a kselftest of /selftests (the
+# mm selftests guest.sh builds, tools/testing/selftests/mm) as a boot
+# test, so that each boot's components (the rust and c boots', every
+# image's) pass it: passes on exit status 0 (its totals as a note), is
+# skipped on KSFT_SKIP (4) with its first skip reason, and fails otherwise
+# with its output.  The kselftest boot runs the same programs through the
+# base's run_vmtests.sh.
+kselftest_program() {
+	local p=/selftests/$1 out rc
+	shift
+	[ -x "$p" ] || { echo "no $p in the initramfs"; return 1; }
+	out=$("$p" "$@" 2>&1)
+	rc=$?
+	case $rc in
+	0) echo "$out" | sed -n 's/^# Totals: /note: /p' ;;
+	4) skip "$(echo "$out" | sed -n 's/.* # SKIP //p' | head -1)" ;;
+	*) echo "$out"; return 1 ;;
+	esac
+}
+
 # ktap_why <status> <skip reason>: why a status other than 0 or a proper
 # skip is a failure, for the diagnostic line.
 ktap_why() {

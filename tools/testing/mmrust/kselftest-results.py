@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Every case of a kselftest boot, checked against the expected results.
+
+    kselftest-results.py <KTAP file> <label> <expected file>
+
+The KTAP file is what the guest's run_kselftests (init/15-kselftest.sh)
+saved: the output of the base's run_vmtests.sh, its own TAP ("ok N
+<program>", "not ok N <program> # exit=<status>", "ok N <program> # SKIP")
+with each program's output nested under "# ", where a program built on
+kselftest.h prints KTAP of its own ("# ok N <text>", "# ok N # SKIP
+<reason>", "# not ok N <text>").  Every program and every nested case is
+one result, so that cow's hundreds of cases count as what they are.
+
+A case's name is "<program>" (run_vmtests.sh's name of it, arguments
+included) or "<program>: <N> <description>", the description being the
+"[RUN]" or "[INFO]" line a program printed just before the case (cow and
+mkdirty name their cases there; their result lines say what happened), or
+else the case's own text.
+
+The expected file lists results that come from the environment or the
+base, not from the kernel under test (see its header); each entry names
+the labels, the case's name, the status (SKIP or FAIL) and the reason as
+the case prints it, as shell patterns.  A skip or failure that matches an
+entry counts as skipped; any other skip or failure fails.
+
+Prints one line per result: "<STATUS>\\t<name>\\t<reason>\\t<why>", STATUS
+one of PASS, SKIP (expected skip or failure; <why> is the entry's), FAIL
+(<why> says what is wrong; a failed program's last lines follow, each
+"OUTPUT\\t<line>"); then "UNUSED\\t<entry>" for each entry for
+this label that matched nothing (reported, not a failure: narrow or
+remove it), and "PLAN\\t<planned>\\t<ran>" from run_vmtests.sh's plan.
+"""
+
+import fnmatch
+import re
+import sys
+
+TOP = re.compile(r"^(not ok|ok) (\d+) (.*?)(?: # (SKIP|exit=\d+)(.*))?$")
+NESTED = re.compile(r"^# (not ok|ok) (\d+)(?: (.*?))??(?: # (SKIP|XFAIL|TODO)\b ?(.*))?$")
+LABEL = re.compile(r"^# # \[(?:RUN|INFO)\] (.*)$")
+RUNNING = re.compile(r"^# running (?:bash )?\./(.*)$")
+PLAN = re.compile(r"^1\.\.(\d+)$")
+
+
+def read_expected(path, label):
+    """Entries "<label> | <name> | <SKIP|FAIL> | <reason> | <why>" whose
+    label pattern matches label."""
+    entries = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            parts = [p.strip() for p in line.split(" | ")]
+            if len(parts) != 5 or parts[2] not in ("SKIP", "FAIL"):
+                sys.exit("%s:%d: not '<label> | <name> | SKIP|FAIL | <reason> | <why>': %s"
+                         % (path, n, line))
+            if fnmatch.fnmatchcase(label, parts[0]):
+                entries.append({"line": n, "name": parts[1], "status": parts[2],
+                                "reason": parts[3], "why": parts[4], "used": 0})
+    return entries
+
+
+def parse(lines):
+    """(results, planned, ran): results as (status, name, reason, output),
+    status PASS, SKIP or FAIL, output the last lines a program printed (None
+    for a nested case)."""
+    results = []
+    block = []
+    prog = None
+    label = None
+    planned = None
+    ran = 0
+    for line in lines:
+        line = line.rstrip("\r\n")
+        block.append(line)
+        m = RUNNING.match(line)
+        if m:
+            prog, label = m.group(1), None
+            block = [line]
+            continue
+        m = LABEL.match(line)
+        if m:
+            label = m.group(1)
+            continue
+        m = NESTED.match(line)
+        if m and prog is not None:
+            status = "FAIL" if m.group(1) == "not ok" else "PASS"
+            if m.group(4) == "SKIP":
+                status = "SKIP"
+            elif m.group(4) in ("XFAIL", "TODO"):
+                status = "PASS"
+            desc = label or (m.group(3) or "").strip()
+            results.append((status, "%s: %s%s" % (prog, m.group(2), " " + desc if desc else ""),
+                            (m.group(5) or "").strip(), None))
+            label = None
+            continue
+        m = TOP.match(line)
+        if m:
+            ran += 1
+            status = "FAIL" if m.group(1) == "not ok" else "PASS"
+            reason = ""
+            if m.group(4) == "SKIP":
+                status = "SKIP"
+            elif m.group(4):
+                reason = m.group(4)
+            results.append((status, m.group(3), reason, block[-12:-1]))
+            prog, label, block = None, None, []
+            continue
+        m = PLAN.match(line)
+        if m:
+            planned = int(m.group(1))
+    return results, planned, ran
+
+
+def main():
+    ktap, label, expected_path = sys.argv[1:4]
+    entries = read_expected(expected_path, label)
+    with open(ktap, errors="replace") as f:
+        results, planned, ran = parse(f)
+    for status, name, reason, output in results:
+        why = ""
+        if status != "PASS":
+            hit = next((e for e in entries
+                        if e["status"] == status and fnmatch.fnmatchcase(name, e["name"])
+                        and fnmatch.fnmatchcase(reason, e["reason"])), None)
+            if hit:
+                hit["used"] += 1
+                why = "%s (expected, line %d)" % (hit["why"], hit["line"])
+                status = "SKIP"
+            elif status == "SKIP":
+                status, why = "FAIL", "unexpected skip: not in the expected file"
+        print("%s\t%s\t%s\t%s" % (status, name, reason, why))
+        if status == "FAIL" and output:
+            for line in output:
+                print("OUTPUT\t%s" % line)
+    for e in entries:
+        if not e["used"]:
+            print("UNUSED\tline %d: %s | %s | %s" % (e["line"], e["name"], e["status"], e["reason"]))
+    print("PLAN\t%s\t%d" % ("" if planned is None else planned, ran))
+
+
+if __name__ == "__main__":
+    main()
