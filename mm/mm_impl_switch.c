@@ -15,6 +15,7 @@
 #include <linux/string.h>
 #include <kunit/resource.h>
 #include <kunit/test.h>
+#include <kunit/visibility.h>
 
 /*
  * "<name>_impl=<value>", parsed with the other kernel parameters before any
@@ -40,6 +41,7 @@ static int mm_impl_switch_param_set(const char *val, const struct kernel_param *
 const struct kernel_param_ops mm_impl_switch_param_ops = {
 	.set = mm_impl_switch_param_set,
 };
+EXPORT_SYMBOL_IF_KUNIT(mm_impl_switch_param_ops);
 
 /**
  * mm_impl_switch_select() - Select the implementation a component uses.
@@ -57,6 +59,7 @@ void mm_impl_switch_select(struct mm_impl_switch *sw, unsigned int impl)
 	else
 		static_branch_disable(sw->key);
 }
+EXPORT_SYMBOL_IF_KUNIT(mm_impl_switch_select);
 
 /**
  * mm_impl_switch_selected() - The implementation a component uses.
@@ -68,6 +71,7 @@ unsigned int mm_impl_switch_selected(const struct mm_impl_switch *sw)
 {
 	return static_key_enabled(sw->key);
 }
+EXPORT_SYMBOL_IF_KUNIT(mm_impl_switch_selected);
 
 /**
  * mm_impl_switch_calls() - How often a component ran one implementation.
@@ -93,6 +97,7 @@ unsigned long mm_impl_switch_calls(const struct mm_impl_switch *sw,
 		sum += READ_ONCE(per_cpu_ptr(sw->calls, cpu)->calls[impl]);
 	return sum;
 }
+EXPORT_SYMBOL_IF_KUNIT(mm_impl_switch_calls);
 
 /**
  * mm_impl_switch_snapshot() - Read both call counters of a switch.
@@ -107,6 +112,7 @@ void mm_impl_switch_snapshot(const struct mm_impl_switch *sw,
 	for (i = 0; i < NR_MM_IMPLS; i++)
 		snap->calls[i] = mm_impl_switch_calls(sw, i);
 }
+EXPORT_SYMBOL_IF_KUNIT(mm_impl_switch_snapshot);
 
 /**
  * mm_impl_switch_boot() - Apply the boot parameter and log the choice.
@@ -258,6 +264,7 @@ void mm_impl_switch_kunit_use(struct kunit *test, struct mm_impl_switch *sw,
 							   saved));
 	mm_impl_switch_select(sw, impl);
 }
+EXPORT_SYMBOL_IF_KUNIT(mm_impl_switch_kunit_use);
 
 /**
  * mm_impl_switch_kunit_expect_ran() - Check that one implementation ran, alone.
@@ -299,4 +306,5 @@ bool mm_impl_switch_kunit_expect_ran(struct kunit *test,
 			    sw->name, sw->impls[other], other_ran, sw->impls[impl]);
 	return ran >= min_calls && !other_ran;
 }
+EXPORT_SYMBOL_IF_KUNIT(mm_impl_switch_kunit_expect_ran);
 #endif /* CONFIG_KUNIT */

@@ -150,4 +150,5 @@ static struct kunit_suite mm_impl_switch_test_suite = {
 kunit_test_suite(mm_impl_switch_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the mmrust implementation switch");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_LICENSE("GPL");

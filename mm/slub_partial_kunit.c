@@ -4,7 +4,6 @@
  * against values derived here and against the C original.
  */
 #include <kunit/test.h>
-#include <linux/kasan.h>
 #include <linux/kernfs.h>
 #include <linux/prandom.h>
 #include <linux/sched.h>
@@ -76,13 +75,14 @@ static struct kmem_cache *test_cache_sized(struct kunit *test, const char *name,
  * Generic KASAN (the debug image) holds freed objects in its quarantine and
  * gives them back to SLUB later, in batches, so the push a free causes
  * would come long after a case looks.  kasan_cache_shrink() (nothing
- * without generic KASAN) hands this cache's quarantined objects to SLUB
+ * without generic KASAN; called through mm/slub_partial_impl.c, as it is
+ * not exported to a module) hands this cache's quarantined objects to SLUB
  * now, in the order they were freed, on this CPU for the frees this CPU
  * made.
  */
 static void flush_quarantine(struct kmem_cache *s)
 {
-	kasan_cache_shrink(s);
+	slub_partial_kunit_flush_quarantine(s);
 }
 
 static void enable_migration(void *unused)
@@ -740,4 +740,5 @@ static struct kunit_suite slub_partial_test_suite = {
 kunit_test_suite(slub_partial_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the Rust SLUB per-cpu partial accounting");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_LICENSE("GPL");

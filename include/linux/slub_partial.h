@@ -16,6 +16,7 @@
 #include <linux/mm_impl_switch.h>
 #include <linux/types.h>
 #include <asm/page.h>
+#include <kunit/visibility.h>
 
 struct kmem_cache;
 struct slab;
@@ -96,6 +97,9 @@ int slub_rust_cpu_partial_store(struct kmem_cache *s, const char *buf);
 bool slub_cache_has_cpu_partial(struct kmem_cache *s);
 unsigned int slub_cache_objects_per_slab(const struct kmem_cache *s);
 unsigned int slub_cpu_partial_count(struct kmem_cache *s, int *head_slabs);
+
+/* For the KUnit suite, in mm/slub_partial_impl.c. */
+void slub_partial_kunit_flush_quarantine(struct kmem_cache *s);
 
 /*
  * Selection between the two, mm/slub_partial_impl.c: the switch

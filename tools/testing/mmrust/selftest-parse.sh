@@ -203,6 +203,22 @@ EOF
 kunit_results "$ST_DIR/kunit.log" kunit/rust > "$ST_DIR/out" 2>&1
 st_check kunit_skips 3 1 1 '^\[kunit/rust\] mmrust: not ok clear_pages_batch.test_1g: unexpected skip \(no room'
 
+# 10a. KUnit suites loaded as modules (init/08-kunit-modules.sh): their
+# KTAP in the boot's KTAP file as "# kunit-module: " lines, every case
+# counted under .../kunit-modules/<boot>, a failed case by name.
+st_reset
+st_ktap kmod "KTAP version 1" "1..1" "# mmrust tests: kunit_suites_as_modules" \
+	"# kunit-module: KTAP version 1" "# kunit-module: 1..2" \
+	"# kunit-module:     KTAP version 1" "# kunit-module:     # Subtest: mm_impl_switch" \
+	"# kunit-module:     1..1" "# kunit-module:     ok 1 test_select" "# kunit-module: ok 1 mm_impl_switch" \
+	"# kunit-module:     KTAP version 1" "# kunit-module:     # Subtest: slub_partial_rust" \
+	"# kunit-module:     1..2" "# kunit-module:     ok 1 test_a" "# kunit-module:     not ok 2 test_b" \
+	"# kunit-module: not ok 2 slub_partial_rust" "ok 1 kunit_suites_as_modules" "# mmrust: done"
+echo "$CLEAN_CONSOLE" | st_console kmod
+boot_results "$ST_DIR/kmod.log" x86_64-debug/boot/rust > "$ST_DIR/out" 2>&1
+# Passed: the boot test, test_select, test_a, console_clean; failed: test_b.
+st_check kunit_modules 4 1 0 '^\[x86_64-debug/kunit-modules/rust\] mmrust: not ok slub_partial_rust.test_b$'
+
 # 11a. A kselftest boot (run_vmtests.sh's TAP, each program's KTAP nested
 # under "# "): every program and every nested case counts; an expected
 # skip (a pattern on the case's name and reason) and an expected program

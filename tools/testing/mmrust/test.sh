@@ -234,6 +234,12 @@ boot_results() {
 			echo "[$label] mmrust: not ok $name: left out (not in this kernel), not in expected-skips"
 			failed=$((failed + 1))
 		done
+		# The KUnit suites loaded as modules (init/08-kunit-modules.sh):
+		# their KTAP, counted as the built-in suites' are.
+		if grep -q '^# kunit-module: ' "$tmp/ktap"; then
+			sed -n 's/^# kunit-module: //p' "$tmp/ktap" > "$tmp/kunit-modules"
+			kunit_results "$tmp/kunit-modules" "${label/\/boot\//\/kunit-modules\/}"
+		fi
 		if ! grep -qx '# mmrust: done' "$tmp/ktap"; then
 			echo "[$label] mmrust: not ok boot: /init did not finish (no '# mmrust: done' in $ktap); last lines of $1:"
 			tail -20 "$log" | sed "s|^|[$label]   |"
@@ -346,6 +352,26 @@ series_check() {
 	ok=0; out=$("$TOP/tools/testing/mmrust/series.sh" --check 2>&1) || ok=$?
 	echo "$out" | sed 's/^/[series] /'
 	verdict series series_applies_to_plain_base $ok "$(echo "$out" | tail -1)"
+}
+
+# What a developer runs on the prepared tree: the base's kselftest build of
+# the mm directory, 'make -C tools/testing/selftests TARGETS=mm', with
+# the host's compiler (out of tree, the x86_64 image's headers): it must
+# build, the series' kselftests among the programs, without a warning in
+# their files (the base's own warnings are the base's).
+kselftest_build_check() {
+	local o=$CACHE/kselftest-build log=$LOGS/kselftest-build-host.log ok=0 why="" p w
+	rm -rf "$o"
+	make -C "$SRC/tools/testing/selftests" TARGETS=mm O="$o" \
+		KHDR_INCLUDES="-isystem $CACHE/build/x86_64/usr/include" -j"$(nproc)" > "$log" 2>&1 ||
+		{ ok=1; why="the build failed, see $log"; }
+	for p in thp_huge_zero_page slub_cpu_partial; do
+		[ -x "$o/kselftest/mm/$p" ] || { ok=1; why="${why:+$why; }no $p built (see $log)"; }
+		w=$(grep -E "^$p\.c:[0-9]+:[0-9]+: (warning|error)" "$log" | head -3) || true
+		[ -z "$w" ] || { ok=1; why="${why:+$why; }$w"; }
+	done
+	verdict host kselftest_build_mm $ok "$why"
+	rm -rf "$o"
 }
 
 # The host tests of the pure Rust (rusttest.sh, 'make rusttest'): one
@@ -830,6 +856,7 @@ elif [ "$what" = all ]; then
 		! background_wait "$arch" "$arch/build" || test_arch "$arch"
 	done
 	series_check
+	kselftest_build_check
 	# The result parsing itself, on synthetic logs (selftest-parse.sh).
 	ok=0; out=$(bash "$TOP/tools/testing/mmrust/test.sh" parse-selftest 2>&1) || ok=$?
 	echo "$out" | grep -v '^selftest: ok ' | sed 's/^/[parse-selftest] /'
