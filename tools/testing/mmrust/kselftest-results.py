@@ -24,12 +24,13 @@ the labels, the case's name, the status (SKIP or FAIL) and the reason as
 the case prints it, as shell patterns.  A skip or failure that matches an
 entry counts as skipped; any other skip or failure fails.
 
-Prints one line per result: "<STATUS>\\t<name>\\t<reason>\\t<why>", STATUS
+Prints one line per result: "<STATUS>\\x1f<name>\\x1f<reason>\\x1f<why>" (unit
+separators: a field may be empty), STATUS
 one of PASS, SKIP (expected skip or failure; <why> is the entry's), FAIL
 (<why> says what is wrong; a failed program's last lines follow, each
-"OUTPUT\\t<line>"); then "UNUSED\\t<entry>" for each entry for
+"OUTPUT\\x1f<line>"); then "UNUSED\\x1f<entry>" for each entry for
 this label that matched nothing (reported, not a failure: narrow or
-remove it), and "PLAN\\t<planned>\\t<ran>" from run_vmtests.sh's plan.
+remove it), and "PLAN\\x1f<planned>\\x1f<ran>" from run_vmtests.sh's plan.
 """
 
 import fnmatch
@@ -41,6 +42,7 @@ NESTED = re.compile(r"^# (not ok|ok) (\d+)(?: (.*?))??(?: # (SKIP|XFAIL|TODO)\b 
 LABEL = re.compile(r"^# # \[(?:RUN|INFO)\] (.*)$")
 RUNNING = re.compile(r"^# running (?:bash )?\./(.*)$")
 PLAN = re.compile(r"^1\.\.(\d+)$")
+SEP = "\x1f"
 
 
 def read_expected(path, label):
@@ -131,14 +133,15 @@ def main():
                 status = "SKIP"
             elif status == "SKIP":
                 status, why = "FAIL", "unexpected skip: not in the expected file"
-        print("%s\t%s\t%s\t%s" % (status, name, reason, why))
+        print(SEP.join((status, name, reason, why)))
         if status == "FAIL" and output:
             for line in output:
-                print("OUTPUT\t%s" % line)
+                print(SEP.join(("OUTPUT", line)))
     for e in entries:
         if not e["used"]:
-            print("UNUSED\tline %d: %s | %s | %s" % (e["line"], e["name"], e["status"], e["reason"]))
-    print("PLAN\t%s\t%d" % ("" if planned is None else planned, ran))
+            print(SEP.join(("UNUSED", "line %d: %s | %s | %s"
+                            % (e["line"], e["name"], e["status"], e["reason"]))))
+    print(SEP.join(("PLAN", "" if planned is None else str(planned), str(ran))))
 
 
 if __name__ == "__main__":

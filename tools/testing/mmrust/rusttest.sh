@@ -18,8 +18,8 @@ rc=0
 # <linux/slub_partial.h> of the overlay, built by the host's cc against
 # stand-ins of the kernel headers it includes, as a static library.
 shim=$out/shim
-mkdir -p "$shim/linux" "$shim/asm"
-for h in linux/jump_label.h linux/mm_impl_switch.h; do : > "$shim/$h"; done
+mkdir -p "$shim/linux" "$shim/asm" "$shim/kunit"
+for h in linux/jump_label.h linux/mm_impl_switch.h kunit/visibility.h; do : > "$shim/$h"; done
 printf '#include <stdbool.h>\n#include <stddef.h>\n#define __always_inline inline __attribute__((always_inline))\n' > "$shim/linux/types.h"
 echo '#define PAGE_SIZE 4096UL' > "$shim/asm/page.h"
 echo '#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))' > "$shim/linux/math.h"

@@ -271,7 +271,7 @@ kselftest_results() {
 		failed=$((failed + 1))
 		return
 	fi
-	while IFS=$'\t' read -r st name reason why; do
+	while IFS=$'\x1f' read -r st name reason why; do
 		case $st in
 		PASS) p=$((p + 1)) ;;
 		SKIP) s=$((s + 1)) ;;

@@ -7,8 +7,9 @@
 # as "# kunit-module: <line>" lines, one KTAP document with a plan of the
 # suites run; the host counts every case of it as it counts the built-in
 # suites' (boot_results in test.sh, label .../kunit-modules/<boot>).  The
-# console shows none of it (messages below KERN_NOTICE are kept off it
-# meanwhile): the host parses the console for the built-in suites' KTAP.
+# console shows none of the KTAP (messages below KERN_NOTICE are kept off
+# it meanwhile; a failed expectation's KERN_ERR lines still show): the host
+# parses the console for the built-in suites' KTAP.
 
 KUNIT_MODULES="mm_impl_switch_kunit slub_partial_kunit"
 
@@ -28,11 +29,16 @@ test_kunit_suites_as_modules() {
 	case "$(cmdline_param kunit.enable 1)" in
 	0|n|N|false) skip "KUnit disabled in this boot (kunit.enable=0)"; return ;;
 	esac
+	# A filter applies to the modules' suites too: some would not run.
+	[ -z "$(cmdline_param kunit.filter_glob "")" ] ||
+		{ skip "kunit.filter_glob=$(cmdline_param kunit.filter_glob "") filters the modules' suites"; return; }
 	level=$(cut -f1 /proc/sys/kernel/printk)
 	echo 5 > /proc/sys/kernel/printk
 	for m in $KUNIT_MODULES; do
 		[ -f "/samples/$m.ko" ] || { echo "no /samples/$m.ko"; rc=1; continue; }
 		out=$(kunit_module_log "$m") || { echo "$out"; rc=1; }
+		# Each module runs a suite at least: its result line.
+		echo "$out" | grep -Eq '^(not )?ok [0-9]+ ' || { echo "$m.ko: no suite result in the kernel log"; rc=1; }
 		all="$all$out
 "
 	done

@@ -173,8 +173,12 @@ hzp_run() {
 # RSS does not grow, a write copies one page, its shrinker frees it), and
 # without it (each read fault clears a huge page: the batched clearing in
 # the rust boot, per page in the c boot): the kselftest
-# tools/testing/selftests/mm/thp_huge_zero_page.c.
-test_thp_huge_zero_page_kselftest() { kselftest_program thp_huge_zero_page; }
+# tools/testing/selftests/mm/thp_huge_zero_page.c.  Nothing but the tests
+# runs in the guest: a huge zero page that drop_caches does not free fails
+# (THP_ZERO_PAGE_NO_OTHER_USERS=1), where elsewhere it skips.
+test_thp_huge_zero_page_kselftest() {
+	THP_ZERO_PAGE_NO_OTHER_USERS=1 kselftest_program thp_huge_zero_page
+}
 register thp_huge_zero_page_kselftest
 
 # hzp_quiet: hzp_run 1 with its output shown only when it fails (ZP as

@@ -116,19 +116,23 @@ not ok $n $t"
 # kselftest_program <program> [<args>...]: a kselftest of /selftests (the
 # mm selftests guest.sh builds, tools/testing/selftests/mm) as a boot
 # test, so that each boot's components (the rust and c boots', every
-# image's) pass it: passes on exit status 0 (its totals as a note), is
-# skipped on KSFT_SKIP (4) with its first skip reason, and fails otherwise
-# with its output.  The kselftest boot runs the same programs through the
-# base's run_vmtests.sh.
+# image's) pass it.  A program on kselftest_harness.h exits 0 when cases
+# skipped too, so its "# Totals:" line decides: passes when every case
+# passed (the totals as a note), is skipped with the first skip reason
+# when one skipped (KSFT_SKIP, 4, likewise), and fails otherwise (another
+# exit status, a failed case, no case passed) with its output.  The
+# kselftest boot runs the same programs through the base's run_vmtests.sh.
 kselftest_program() {
-	local p=/selftests/$1 out rc
+	local p=/selftests/$1 out rc totals
 	shift
 	[ -x "$p" ] || { echo "no $p in the initramfs"; return 1; }
 	out=$("$p" "$@" 2>&1)
 	rc=$?
-	case $rc in
-	0) echo "$out" | sed -n 's/^# Totals: /note: /p' ;;
-	4) skip "$(echo "$out" | sed -n 's/.* # SKIP //p' | head -1)" ;;
+	totals=$(echo "$out" | sed -n 's/^# Totals: //p' | tail -1)
+	case $rc:$totals in
+	0:"pass:0 "*" skip:0 "*) echo "$out"; return 1 ;;
+	0:*" fail:0 "*" skip:0 error:0") echo "note: $totals" ;;
+	[04]:*" fail:0 "*) skip "$(echo "$out" | sed -n 's/.* # SKIP //p' | head -1)" ;;
 	*) echo "$out"; return 1 ;;
 	esac
 }
