@@ -13,6 +13,7 @@
  * there is nothing to restore (and nothing to inject a failure into).
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/gfp.h>
 #include <linux/hugetlb.h>
 #include <linux/hugetlb_bulk_free.h>
@@ -102,6 +103,25 @@ static long buddy_free_pages(void)
 {
 	drain_all_pages(NULL);
 	return global_zone_page_state(NR_FREE_PAGES);
+}
+
+/*
+ * buddy_settled_drift: the buddy's free pages now less @before, read again
+ * (up to 10 times, 100 ms apart) while beyond BUDDY_SLACK: what other tasks
+ * and the debug image's checkers hold comes back, a lost folio does not
+ * (seen once in the debug image: a first case beyond the slack, its
+ * figure lost in a truncated report).
+ */
+static long buddy_settled_drift(long before)
+{
+	long drift = buddy_free_pages() - before;
+	int i;
+
+	for (i = 0; i < 10 && (drift < 0 ? -drift : drift) >= BUDDY_SLACK; i++) {
+		msleep(100);
+		drift = buddy_free_pages() - before;
+	}
+	return drift;
 }
 
 /* Empties the pool, surplus pages included, with injection off. */
@@ -213,8 +233,8 @@ static void run_bulk_free(struct kunit *test, enum hugetlb_bulk_free_impl impl,
 	KUNIT_EXPECT_EQ(test, res->after.free, res->after.surplus);
 
 	empty_pool(test, h);
-	drift = buddy_free_pages() - buddy;
-	KUNIT_EXPECT_LT_MSG(test, abs(drift), BUDDY_SLACK,
+	drift = buddy_settled_drift(buddy);
+	KUNIT_EXPECT_LT_MSG(test, drift < 0 ? -drift : drift, BUDDY_SLACK,
 			    "buddy free pages %ld before, %+ld now", buddy, drift);
 	res->stale_pages = stale_hugetlb_pages(h, pfns, nr_pfns);
 	KUNIT_EXPECT_EQ_MSG(test, res->stale_pages, 0,

@@ -6,9 +6,9 @@
 # the count its head records, and within the limit derived here from the
 # cache's cpu_partial and objs_per_slab (half-full slabs), as the kselftest
 # slub_cpu_partial derives it for the counts of slabs_cpu_partial, which is
-# also the limit the kernel keeps (cpu_partial_slabs).  The walk and the head's count are read in one hold
-# of the list's lock; the limit is read after, so a cpu_partial written
-# meanwhile can fail it.  WALK= and SLAB_DIR= read other files (host
+# also the limit the kernel keeps (cpu_partial_slabs).  The walk and the
+# head's count are read in one hold of the list's lock; the limit is read
+# after, so a cpu_partial written meanwhile can fail it.  WALK= and SLAB_DIR= read other files (host
 # checks of this function).  A kernel without the churn driver (the GCC
 # image, without Rust) has no walk: a note says so.
 check_partial_walk() {
