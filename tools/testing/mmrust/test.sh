@@ -365,7 +365,7 @@ kselftest_build_check() {
 	make -C "$SRC/tools/testing/selftests" TARGETS=mm O="$o" \
 		KHDR_INCLUDES="-isystem $CACHE/build/x86_64/usr/include" -j"$(nproc)" > "$log" 2>&1 ||
 		{ ok=1; why="the build failed, see $log"; }
-	for p in thp_huge_zero_page slub_cpu_partial; do
+	for p in hugetlb_pool thp_huge_zero_page contpte_mthp slub_cpu_partial; do
 		[ -x "$o/kselftest/mm/$p" ] || { ok=1; why="${why:+$why; }no $p built (see $log)"; }
 		w=$(grep -E "^$p\.c:[0-9]+:[0-9]+: (warning|error)" "$log" | head -3) || true
 		[ -z "$w" ] || { ok=1; why="${why:+$why; }$w"; }

@@ -29,8 +29,13 @@ run_kselftests() {
 	# run_vmtests.sh's own cleanup runs in /tmp and /mnt.
 	mkdir -p /mnt
 	# Nothing but the tests runs here: thp_huge_zero_page may take a huge
-	# zero page that drop_caches does not free for a failure.
-	(cd /selftests && THP_ZERO_PAGE_NO_OTHER_USERS=1 bash ./run_vmtests.sh -t "$cats" 2>&1
-		echo "# run_vmtests.sh: exit status $?") |
+	# zero page that drop_caches does not free for a failure, and
+	# contpte_mthp's events must be exact.
+	(cd /selftests && THP_ZERO_PAGE_NO_OTHER_USERS=1 CONTPTE_NO_OTHER_USERS=1 \
+		bash ./run_vmtests.sh -t "$cats" 2>&1
+		echo "# run_vmtests.sh: exit status $?"
+		# What a failed THP allocation leaves behind, for a failure.
+		echo "# vmstat:" $(grep -E '^(thp_fault_|compact_(stall|fail|success))' /proc/vmstat)
+		echo "# buddyinfo:" $(grep Normal /proc/buddyinfo)) |
 		if [ -n "$KTAP_DEV" ]; then tee -a "$KTAP_DEV"; else cat; fi | sed 's/^/mmrust: /'
 }

@@ -2,25 +2,29 @@
 # Boot tests, demonstration and benchmark of arm64 contpte for user
 # mappings (seed 002): the contpte switch (mm/contpte_switch.c) and the
 # contpte vm events (patches 0020-0022), seen from a process that maps,
-# touches, mprotects, forks and unmaps 64 KiB mTHP memory (contpte_fork).
+# touches, mprotects, forks and unmaps 64 KiB mTHP memory: with the switch
+# on, the kselftest contpte_mthp (tools/testing/selftests/mm, its events
+# exact here, where nothing else runs); with it off, and for the
+# demonstration and the benchmark, contpte_fork.
 # Only where the kernel has the switch (arm64): x86_64 has no contpte.
 # Uses thp and thp_defaults of 40-clear-pages.sh.
 
 CT=/sys/kernel/debug/contpte
 
-# contpte_check <switch> <KiB>: contpte_fork check with the switch at 0 or
-# 1 and the 64 KiB mTHP size on madvise (the program advises its region
-# alone); STEPS gets its output.  The switch and the THP settings are put
-# back.
+# contpte_check <switch> <command>...: the command (a check of 64 KiB mTHP
+# memory) with the switch at 0 or 1 and the 64 KiB mTHP size on madvise
+# (the program advises its region alone); STEPS gets its output.  The
+# switch and the THP settings are put back.
 contpte_check() {
-	local old rc=0 calls
+	local old rc=0 calls on=$1
+	shift
 	old=$(cat $CT/on)
-	echo "$1" > $CT/on || fail "cannot set $CT/on to $1" || return 1
+	echo "$on" > $CT/on || fail "cannot set $CT/on to $on" || return 1
 	thp never 1 madvise
 	calls_mark $CT off on || rc=1
-	STEPS=$(contpte_fork check "$2" 2>&1) || rc=1
+	STEPS=$("$@" 2>&1) || rc=1
 	# The side of the switch selected ran, alone (calls_off, calls_on).
-	calls=$(calls_only $( [ "$1" = 1 ] && echo on || echo off )) ||
+	calls=$(calls_only $( [ "$on" = 1 ] && echo on || echo off )) ||
 		{ rc=1; STEPS="$STEPS
 $calls"; }
 	thp_defaults
@@ -54,42 +58,20 @@ register contpte_impl_boot_param /sys/kernel/debug/contpte
 test_contpte_switch_debugfs() { contpte_present || return; check_switch $CT/on; }
 register contpte_switch_debugfs /sys/kernel/debug/contpte
 
-test_contpte_vmstat_events() {
-	local e
-	contpte_present || return
-	for e in map fold unfold tlbi; do
-		grep -q "^contpte_$e [0-9]*$" /proc/vmstat || fail "no contpte_$e in /proc/vmstat" || return 1
-	done
-}
-register contpte_vmstat_events /sys/kernel/debug/contpte
-
-# 1 MiB of 64 KiB mTHP (16 blocks), switch on.  fork_rest, a fork before
-# the region exists, maps nothing contiguous: only the region is advised
-# for 64 KiB mTHP, so contpte_fork's own heap and stack have no blocks
-# (with the size on "always" they had, and whether the fork step also
-# copied one of them depended on the address layout: "fork 17", seen once
-# in the arm64 bad-param boot).  Each fault maps its block contiguous; write-protecting the last page of
-# block 0 unfolds it (one TLB invalidation), making it writable again
-# folds it back at that last entry (another); fork() maps the child's copy
-# contiguous (16 blocks; the parent's whole blocks are write-protected
-# without unfolding); munmap() clears whole blocks without unfolding.
-# Parent and child read back every byte.
+# The kselftest contpte_mthp, switch on: the bytes read back after each
+# step, and each step's contpte events exact (what each counts is there).
+contpte_mthp_exact() { CONTPTE_NO_OTHER_USERS=1 kselftest_program contpte_mthp; }
 test_contpte_64k_mthp_folds_and_unfolds() {
 	contpte_present || return
-	contpte_check 1 1024 || return 1
-	steps_are "fork_rest 0 0 0 0
-touch 16 0 0 0
-mprotect_ro 0 0 1 1
-mprotect_rw 0 1 0 1
-fork 16 0 0 0
-munmap 0 0 0 0"
+	contpte_check 1 contpte_mthp_exact || return 1
+	echo "$STEPS"
 }
 register contpte_64k_mthp_folds_and_unfolds /sys/kernel/debug/contpte
 
 # The same with the switch off: the same bytes, and no contpte event.
 test_contpte_switch_off_counts_nothing() {
 	contpte_present || return
-	contpte_check 0 1024 || return 1
+	contpte_check 0 contpte_fork check 1024 || return 1
 	steps_are "fork_rest 0 0 0 0
 touch 0 0 0 0
 mprotect_ro 0 0 0 0
@@ -109,7 +91,7 @@ demo_contpte() {
 	grep '^contpte_' /proc/vmstat | sed 's/^/     /'
 	for on in 1 0; do
 		echo "   contpte_fork check 2048 (2 MiB of 64 KiB mTHP), switch $CT/on = $on:"
-		contpte_check $on 2048 || true
+		contpte_check $on contpte_fork check 2048 || true
 		echo "$STEPS" | sed 's/^/     /'
 	done
 	echo "   /proc/vmstat after:"

@@ -3,28 +3,20 @@
 # each bad value with the error it documents and keeps its value (read
 # back).  The switch files of the components are covered by check_switch
 # (lib.sh) in their own tests, the "<name>_impl=" boot parameters by the
-# KUnit suite mm_impl_switch and the bad-param boot; SLUB's cpu_partial by the
-# kselftest slub_cpu_partial (tools/testing/selftests/mm).
+# KUnit suite mm_impl_switch and the bad-param boot; SLUB's cpu_partial and
+# the hugetlb pool's nr_hugepages by the kselftests slub_cpu_partial and
+# hugetlb_pool (tools/testing/selftests/mm).
 #
 # One entry per knob: <test name> <file> <bad value>:<errno>..., the
-# values on the same line or on indented lines after it (see bad_value,
-# refuses and DEBUGFS_BAD in lib.sh).  nr_hugepages takes any unsigned
-# long (2^32 is a valid request for as many pages as fit), so 2^32 is not
-# bad input there.  sysfs hands the parser the whole write (up to a page),
-# so long0 is 1 there, taken as it should be, and not in those rows.
+# values on the same line or on lines after it (DEBUGFS_BAD holds two; see
+# bad_value, refuses and DEBUGFS_BAD in lib.sh).
 BAD_INPUT_TABLE="
 clear_pages_unit_pages /sys/kernel/debug/clear_pages/unit_pages $DEBUGFS_BAD 2^32:EINVAL
 hugetlb_fail_first /sys/kernel/debug/hugetlb_bulk_free/fail_first $DEBUGFS_BAD 2^32:EINVAL
 hugetlb_fail_count /sys/kernel/debug/hugetlb_bulk_free/fail_count $DEBUGFS_BAD 2^32:EINVAL
 hugetlb_breakdown /sys/kernel/debug/hugetlb_bulk_free/breakdown $DEBUGFS_BAD 2:EINVAL 2^32:EINVAL
 slub_churn_run /sys/kernel/debug/slub_partial_churn/run $DEBUGFS_BAD zero:EINVAL 2^32:EINVAL
-slub_churn_remote /sys/kernel/debug/slub_partial_churn/remote $DEBUGFS_BAD zero:EINVAL 2^32:EINVAL
-hugetlb_nr_hugepages_sysctl /proc/sys/vm/nr_hugepages
-	empty:EINVAL space:EINVAL negative:EINVAL word:EINVAL trailing:EINVAL
-	2^64:EINVAL long:EINVAL long0:EINVAL
-hugetlb_nr_hugepages_sysfs /sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages
-	empty:EINVAL space:EINVAL negative:EINVAL word:EINVAL trailing:EINVAL
-	2^64:ERANGE long:ERANGE"
+slub_churn_remote /sys/kernel/debug/slub_partial_churn/remote $DEBUGFS_BAD zero:EINVAL 2^32:EINVAL"
 
 # bad_input <file> <spec>...: skipped where the knob does not exist.
 bad_input() {
@@ -41,3 +33,6 @@ while read -r name file specs; do
 	echo "test_bad_input_$name() { bad_input $file $specs; }"
 	echo "register bad_input_$name $file"
 done)"
+
+test_bad_input_hugetlb_nr_hugepages() { kselftest_program hugetlb_pool -f bad_input; }
+register bad_input_hugetlb_nr_hugepages /proc/sys/vm/nr_hugepages

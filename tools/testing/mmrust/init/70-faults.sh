@@ -82,74 +82,18 @@ fault_present() {
 	[ -d "$1" ] || { skip "no $1 (the kernel's fault injection: the debug image)"; return; }
 }
 
-# fault_shrink <dir> <pages> <probability %> <interval> [<surplus>
-# [<injected>]]: a pool of <pages> pages of <dir>, HVO on, shrunk to 0
-# with the restore's page allocations failing: afterwards every folio is
-# freed or a surplus page (exactly <surplus> of them when given), sysfs and
-# /proc/meminfo agree, the surplus pages go once the injection stops, and
-# the free pages come back.  Injected: exactly <injected> when given, else
-# at least 1 and at least one per surplus page (a folio is kept only when
-# its own restore failed).  Skipped for a 1 GiB pool that finds no room.
-fault_shrink() {
-	local d=$1 n=$2 prob=$3 ival=$4 want=${5:-} want_inj=${6:-} mem injected surplus
-	fault_present $FPA || return
-	[ -d "$d" ] || { skip "no $d"; return; }
-	[ -e $HVO ] || { skip "no HVO in this kernel (no $HVO)"; return; }
-	empty_pool $HP || return 1
-	[ ! -d $HP1G ] || empty_pool $HP1G || return 1
-	echo 1 > $HVO
-	mem=$(free_pages)
-	echo "$n" > "$d/nr_hugepages"
-	if [ "$(cat "$d/nr_hugepages")" != "$n" ] && [ "$d" = $HP1G ]; then
-		empty_pool "$d"; skip "no room for $n 1 GiB page(s)"; return
-	fi
-	check_pool "$d" "$n" 0 || return 1
-	fpa_aim_restore && fault_arm $FPA "$prob" "$ival" || fail "cannot arm $FPA" || return 1
-	write_failing "$d/nr_hugepages" 0
-	injected=$(fault_disarm $FPA)
-	surplus=$(cat "$d/surplus_hugepages")
-	echo "note: $d: $n pages, probability $prob% interval $ival: injected $injected," \
-		"$surplus kept as surplus, $(( n - surplus )) freed"
-	check_pool "$d" "$surplus" "$surplus" || return 1
-	[ -z "$want" ] || [ "$surplus" = "$want" ] || fail "want $want surplus pages" || return 1
-	[ "$injected" -gt 0 ] || fail "no failure was injected" || return 1
-	[ "$injected" -ge "$surplus" ] ||
-		fail "$surplus surplus pages from $injected injected failures" || return 1
-	[ -z "$want_inj" ] || [ "$injected" = "$want_inj" ] ||
-		fail "injected $injected, want $want_inj" || return 1
-	empty_pool "$d" && check_pool "$d" 0 0 || return 1
-	free_pages_back "$mem" 384
-}
-
-# Every allocation failing: no restore can succeed, every folio stays.
-# Deterministic: n + 1 restores are tried (the batch's first, then each
-# folio alone, as the KUnit case "every" counts), each failing twice for
-# 2 MiB (the bulk call, then the first single page: 66 for 32 folios)
-# and once for 1 GiB (the first single page: 2).
-test_fault_hugetlb_2m_every_alloc() { fault_shrink $HP 32 100 1 32 66; }
-register fault_hugetlb_2m_every_alloc /sys/kernel/debug/fail_page_alloc
-# P(nothing injected) <= 0.7^64 = 1.2e-10 (64 calls at least).
-test_fault_hugetlb_2m_probability_30() { fault_shrink $HP 64 30 1; }
-register fault_hugetlb_2m_probability_30 /sys/kernel/debug/fail_page_alloc
-# 320 folios, so 320 calls at least: P(nothing injected) <= 0.95^320 =
-# 7.4e-8.  (It had 64, 0.95^64 = 3.8 %, and failed so in a cold run.)
-test_fault_hugetlb_2m_probability_5() { fault_shrink $HP 320 5 1; }
-register fault_hugetlb_2m_probability_5 /sys/kernel/debug/fail_page_alloc
-# Every 40th allocation: 64 folios make at least 64 calls, so at least
-# one injection (deterministic).
-test_fault_hugetlb_2m_interval_40() { fault_shrink $HP 64 100 40; }
-register fault_hugetlb_2m_interval_40 /sys/kernel/debug/fail_page_alloc
-test_fault_hugetlb_1g_every_alloc() { fault_shrink $HP1G 1 100 1 1 2; }
-register fault_hugetlb_1g_every_alloc /sys/kernel/debug/fail_page_alloc
-# One allocation in 100 of the 4095 of a 1 GiB restore: P(nothing
-# injected) = 0.99^4095 = 1.3e-18.
-test_fault_hugetlb_1g_probability_1() { fault_shrink $HP1G 1 1 1; }
-register fault_hugetlb_1g_probability_1 /sys/kernel/debug/fail_page_alloc
-# Every 1000th: the batch's restore fails within its first 1000 of 4095
-# pages, the folio's own restore 1000 calls later; it stays as surplus
-# with exactly 2 injected (deterministic).
-test_fault_hugetlb_1g_interval_1000() { fault_shrink $HP1G 1 100 1000 1 2; }
-register fault_hugetlb_1g_interval_1000 /sys/kernel/debug/fail_page_alloc
+# The pool of 2 MiB or 1 GiB pages with HVO, shrunk while the restores'
+# page allocations fail: the kselftest hugetlb_pool
+# (tools/testing/selftests/mm), one boot test per variant of its
+# restore_fails fixture; why each variant injects at least one failure
+# (or with what probability it might not) is there.  Each folio comes back
+# freed or as a surplus page, freeable once the injection stops.  The
+# exact number of restores tried is the KUnit case "every"'s.
+for v in 2m_every_alloc 2m_probability_30 2m_probability_5 2m_interval_40 \
+	1g_every_alloc 1g_probability_1 1g_interval_1000; do
+	eval "test_fault_hugetlb_$v() { kselftest_program hugetlb_pool -v $v; }"
+	register fault_hugetlb_$v /sys/kernel/debug/fail_page_alloc
+done
 
 # Seed 001 when memory is tight: the huge zero page cannot be allocated
 # (fail_page_alloc aimed at mm_get_huge_zero_folio(), every allocation

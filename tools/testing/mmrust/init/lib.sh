@@ -120,7 +120,8 @@ not ok $n $t"
 # skipped too, so its "# Totals:" line decides: passes when every case
 # passed (the totals as a note), is skipped with the first skip reason
 # when one skipped (KSFT_SKIP, 4, likewise), and fails otherwise (another
-# exit status, a failed case, no case passed) with its output.  The
+# exit status, a failed case, no case passed) with its output.  A pass
+# notes what the program printed besides the harness's lines.  The
 # kselftest boot runs the same programs through the base's run_vmtests.sh.
 kselftest_program() {
 	local p=/selftests/$1 out rc totals
@@ -131,7 +132,11 @@ kselftest_program() {
 	totals=$(echo "$out" | sed -n 's/^# Totals: //p' | tail -1)
 	case $rc:$totals in
 	0:"pass:0 "*" skip:0 "*) echo "$out"; return 1 ;;
-	0:*" fail:0 "*" skip:0 error:0") echo "note: $totals" ;;
+	0:*" fail:0 "*" skip:0 error:0")
+		# What the program printed (ksft_print_msg()), then its totals.
+		echo "$out" | grep -E '^# [^ ]' | grep -vE '^# (Totals:|PASSED:|FAILED:|Starting )' |
+			sed 's/^# /note: /'
+		echo "note: $totals" ;;
 	[04]:*" fail:0 "*) skip "$(echo "$out" | sed -n 's/.* # SKIP //p' | head -1)" ;;
 	*) echo "$out"; return 1 ;;
 	esac

@@ -25,62 +25,37 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "knob_util.h"
 
 #define SLAB_DIR "/sys/kernel/slab"
 /* The cache the write tests use: in every kernel, never merged away. */
 #define WRITE_CACHE "kmalloc-256"
 
-/* read_attr: reads <cache>/<attr> into buf, without the newline. */
-static int read_attr(const char *cache, const char *attr, char *buf, size_t size)
+/* attr_path: SLAB_DIR/<cache>/<attr> (a static buffer). */
+static const char *attr_path(const char *cache, const char *attr)
 {
-	char path[512];
-	ssize_t len;
-	int fd;
+	static char path[512];
 
 	snprintf(path, sizeof(path), SLAB_DIR "/%s/%s", cache, attr);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	len = read(fd, buf, size - 1);
-	close(fd);
-	if (len < 0)
-		return -errno;
-	buf[len] = '\0';
-	if (len && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
-	return 0;
+	return path;
+}
+
+/* read_attr: <cache>/<attr> into buf, without the newline: 0 or -errno. */
+static int read_attr(const char *cache, const char *attr, char *buf, size_t size)
+{
+	return knob_read(attr_path(cache, attr), buf, size);
 }
 
 /* read_number: <cache>/<attr> as a decimal number, or -1. */
 static long read_number(const char *cache, const char *attr)
 {
-	char buf[64], *end;
-	long v;
-
-	if (read_attr(cache, attr, buf, sizeof(buf)))
-		return -1;
-	errno = 0;
-	v = strtol(buf, &end, 10);
-	if (errno || end == buf || *end)
-		return -1;
-	return v;
+	return knob_read_long(attr_path(cache, attr));
 }
 
 /* write_attr: one write() of len bytes to <cache>/<attr>: 0 or -errno. */
 static int write_attr(const char *cache, const char *attr, const char *val, size_t len)
 {
-	char path[512];
-	ssize_t ret;
-	int fd;
-
-	snprintf(path, sizeof(path), SLAB_DIR "/%s/%s", cache, attr);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, val, len);
-	ret = ret < 0 ? -errno : 0;
-	close(fd);
-	return ret;
+	return knob_write(attr_path(cache, attr), val, len);
 }
 
 /*

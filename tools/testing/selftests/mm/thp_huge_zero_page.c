@@ -31,26 +31,12 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "knob_util.h"
 #include "thp_settings.h"
 #include "vm_util.h"
 
 /* The buffer: this many PMD-sized ranges. */
 #define NR_RANGES 16
-
-/* A counter of /proc/vmstat, -1 if absent. */
-static long vmstat_read(const char *name)
-{
-	char key[64];
-	long v, found = -1;
-	FILE *f = fopen("/proc/vmstat", "r");
-
-	while (f && fscanf(f, "%63s %ld", key, &v) == 2)
-		if (!strcmp(key, name))
-			found = v;
-	if (f)
-		fclose(f);
-	return found;
-}
 
 /* Pages of p[0..size) whose first byte is not zero. */
 static unsigned long count_nonzero(const char *p, size_t size)
