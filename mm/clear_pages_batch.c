@@ -34,8 +34,11 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <kunit/visibility.h>
 
 DEFINE_MM_IMPL_SWITCH(clear_pages, "huge folio clearing", "per_page", "batched");
+/* clear_pages_switch: for the KUnit suites built as modules. */
+EXPORT_SYMBOL_IF_KUNIT(clear_pages_switch);
 
 /* Pages per clear_user_highpages() call; 0: the preemption model decides. */
 static unsigned int clear_pages_unit_pages __read_mostly;
@@ -56,6 +59,7 @@ void clear_pages_set_hook(const struct clear_pages_hook *hook)
 {
 	WRITE_ONCE(clear_pages_hook, hook);
 }
+EXPORT_SYMBOL_IF_KUNIT(clear_pages_set_hook);
 
 static const struct clear_pages_hook *hook_for(struct folio *folio)
 {
@@ -89,6 +93,7 @@ unsigned int clear_pages_unit(unsigned int flags)
 		return UINT_MAX;
 	return PROCESS_PAGES_NON_PREEMPT_BATCH;
 }
+EXPORT_SYMBOL_IF_KUNIT(clear_pages_unit);
 
 /**
  * clear_pages_set_unit() - Set the number of pages per clearing call.
@@ -103,6 +108,7 @@ int clear_pages_set_unit(unsigned int pages)
 	WRITE_ONCE(clear_pages_unit_pages, pages);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(clear_pages_set_unit);
 
 /**
  * clear_pages_stat_read() - Sum of a counter over all CPUs.
@@ -172,6 +178,7 @@ void folio_zero_user_batched(struct folio *folio, unsigned long addr_hint,
 	this_cpu_inc(clear_pages_stats[CLEAR_PAGES_FOLIOS]);
 	this_cpu_add(clear_pages_stats[CLEAR_PAGES_PAGES], nr);
 }
+EXPORT_SYMBOL_IF_KUNIT(folio_zero_user_batched);
 
 #ifdef CONFIG_DEBUG_FS
 static int unit_pages_get(void *data, u64 *val)

@@ -681,4 +681,5 @@ static struct kunit_suite clear_pages_batch_suite = {
 kunit_test_suite(clear_pages_batch_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the batched clearing of huge folios");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_LICENSE("GPL");

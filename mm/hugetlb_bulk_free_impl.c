@@ -14,9 +14,12 @@
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/printk.h>
+#include <kunit/visibility.h>
 #include <kunit/test.h>
 
 DEFINE_MM_IMPL_SWITCH(hugetlb_bulk_free, "bulk free", "c", "rust");
+/* hugetlb_bulk_free_switch: for the KUnit suites built as modules. */
+EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_free_switch);
 
 #ifdef CONFIG_HUGETLB_BULK_FREE_DEBUG
 /*
@@ -48,6 +51,8 @@ static struct {
 
 /* Times the parts of a restore done per folio or page (debugfs breakdown). */
 DEFINE_STATIC_KEY_FALSE(hugetlb_bulk_breakdown);
+/* hugetlb_bulk_breakdown: for the KUnit suites built as modules. */
+EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_breakdown);
 
 /**
  * hugetlb_bulk_free_begin() - Note the start of a bulk free.
@@ -155,6 +160,7 @@ void hugetlb_bulk_inject_split_failure(unsigned int nth)
 {
 	WRITE_ONCE(bulk_dbg.fail_split, nth);
 }
+EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_inject_split_failure);
 
 /**
  * hugetlb_bulk_stat_read() - Read a bulk-free counter.
@@ -166,6 +172,7 @@ unsigned long hugetlb_bulk_stat_read(enum hugetlb_bulk_stat item)
 {
 	return atomic_long_read(&bulk_dbg.stat[item]);
 }
+EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_stat_read);
 
 /**
  * hugetlb_bulk_should_fail_restore() - Whether this vmemmap restore fails.
@@ -230,6 +237,7 @@ u64 hugetlb_bulk_last_phase_ns(enum hugetlb_bulk_phase phase)
 {
 	return READ_ONCE(bulk_dbg.last_phase_ns[phase]);
 }
+EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_last_phase_ns);
 
 /**
  * hugetlb_bulk_last_phase_count() - How often the last bulk free timed a part.
@@ -242,6 +250,7 @@ unsigned long hugetlb_bulk_last_phase_count(enum hugetlb_bulk_phase phase)
 {
 	return READ_ONCE(bulk_dbg.last_phase_n[phase]);
 }
+EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_last_phase_count);
 
 /**
  * hugetlb_bulk_inject_restore_failures() - Fail chosen vmemmap restores.
@@ -254,6 +263,7 @@ void hugetlb_bulk_inject_restore_failures(unsigned int first, unsigned int count
 	WRITE_ONCE(bulk_dbg.fail_count, count);
 	WRITE_ONCE(bulk_dbg.fail_first, first);
 }
+EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_inject_restore_failures);
 
 /* fail_first and fail_count: a u32 each; a larger value is -EINVAL. */
 static int fail_get(void *data, u64 *val)
@@ -361,5 +371,6 @@ void hugetlb_bulk_kunit_use_hvo(struct kunit *test, bool on)
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, hugetlb_bulk_put_back_hvo,
 							   old ? (void *)1 : NULL));
 }
+EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_kunit_use_hvo);
 #endif /* CONFIG_KUNIT */
 #endif /* CONFIG_HUGETLB_BULK_FREE_DEBUG */

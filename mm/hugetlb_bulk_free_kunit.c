@@ -687,9 +687,22 @@ static void test_grow_split_failure_falls_back(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, optimized, hvo ? 16 : 0);
 }
 
+/* The 2 MiB pool's persistent pages when the suite began, put back after. */
+static unsigned long bulk_free_pool_before;
+
 static int bulk_free_suite_init(struct kunit_suite *suite)
 {
-	return size_to_hstate(PMD_SIZE) ? 0 : -ENODEV;
+	struct hstate *h = size_to_hstate(PMD_SIZE);
+
+	if (!h)
+		return -ENODEV;
+	bulk_free_pool_before = READ_ONCE(h->nr_huge_pages) - READ_ONCE(h->surplus_huge_pages);
+	return 0;
+}
+
+static void bulk_free_suite_exit(struct kunit_suite *suite)
+{
+	hugetlb_bulk_set_pool_size(size_to_hstate(PMD_SIZE), bulk_free_pool_before);
 }
 
 static struct kunit_case hugetlb_bulk_free_test_cases[] = {
@@ -714,9 +727,11 @@ static struct kunit_case hugetlb_bulk_free_test_cases[] = {
 static struct kunit_suite hugetlb_bulk_free_test_suite = {
 	.name = "hugetlb_bulk_free_rust",
 	.suite_init = bulk_free_suite_init,
+	.suite_exit = bulk_free_suite_exit,
 	.test_cases = hugetlb_bulk_free_test_cases,
 };
 kunit_test_suite(hugetlb_bulk_free_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the Rust hugetlb bulk free");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_LICENSE("GPL");

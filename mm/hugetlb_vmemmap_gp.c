@@ -17,8 +17,11 @@
 #include <linux/hugetlb.h>
 #include <linux/hugetlb_vmemmap_gp.h>
 #include <linux/init.h>
+#include <kunit/visibility.h>
 
 DEFINE_MM_IMPL_SWITCH(hugetlb_vmemmap_gp, "vmemmap restore grace period", "sync", "polled");
+/* hugetlb_vmemmap_gp_switch: for the KUnit suites built as modules. */
+EXPORT_SYMBOL_IF_KUNIT(hugetlb_vmemmap_gp_switch);
 
 /*
  * The RCU state (get_state_synchronize_rcu()) when an optimized folio was
@@ -110,6 +113,7 @@ unsigned long hugetlb_vmemmap_gp_waits_begun(void)
 {
 	return atomic_long_read(&waits_begun);
 }
+EXPORT_SYMBOL_IF_KUNIT(hugetlb_vmemmap_gp_waits_begun);
 
 /*
  * free_list_gp_passed: 1 once a grace period has passed since the last

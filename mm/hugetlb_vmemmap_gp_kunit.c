@@ -239,9 +239,22 @@ static void test_polled_waits_for_reader_of_fresh_free(struct kunit *test)
 			      READER_MAX_MS);
 }
 
+/* The 2 MiB pool's persistent pages when the suite began, put back after. */
+static unsigned long gp_pool_before;
+
 static int gp_suite_init(struct kunit_suite *suite)
 {
-	return size_to_hstate(PMD_SIZE) ? 0 : -ENODEV;
+	struct hstate *h = size_to_hstate(PMD_SIZE);
+
+	if (!h)
+		return -ENODEV;
+	gp_pool_before = READ_ONCE(h->nr_huge_pages) - READ_ONCE(h->surplus_huge_pages);
+	return 0;
+}
+
+static void gp_suite_exit(struct kunit_suite *suite)
+{
+	hugetlb_bulk_set_pool_size(size_to_hstate(PMD_SIZE), gp_pool_before);
 }
 
 static struct kunit_case hugetlb_vmemmap_gp_test_cases[] = {
@@ -254,9 +267,11 @@ static struct kunit_case hugetlb_vmemmap_gp_test_cases[] = {
 static struct kunit_suite hugetlb_vmemmap_gp_test_suite = {
 	.name = "hugetlb_vmemmap_gp",
 	.suite_init = gp_suite_init,
+	.suite_exit = gp_suite_exit,
 	.test_cases = hugetlb_vmemmap_gp_test_cases,
 };
 kunit_test_suite(hugetlb_vmemmap_gp_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the polled grace period of vmemmap restores");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_LICENSE("GPL");
