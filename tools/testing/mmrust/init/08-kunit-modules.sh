@@ -34,7 +34,7 @@ test_kunit_suites_as_modules() {
 	filter=$(cmdline_param kunit.filter_glob "")
 	# The suites that empty the 2 MiB pool put its size back.
 	pool=$(cat $HP/nr_hugepages)
-	echo 2 > $HP/nr_hugepages
+	set_pool $HP 2 || return 1
 	level=$(cut -f1 /proc/sys/kernel/printk)
 	echo 5 > /proc/sys/kernel/printk
 	for m in $KUNIT_MODULES; do

@@ -78,7 +78,8 @@ static int empty_pool(const char *dir)
 {
 	long nr = pool_read(dir, "nr_hugepages");
 
-	if (pool_read(dir, "surplus_hugepages") && knob_write_long(pool_file(dir, "nr_hugepages"), nr))
+	if (pool_read(dir, "surplus_hugepages") &&
+	    knob_write_long(pool_file(dir, "nr_hugepages"), nr))
 		return -1;
 	return knob_write_long(pool_file(dir, "nr_hugepages"), 0);
 }
@@ -237,6 +238,7 @@ static const char * const fpa_files[] = {
 	"require-end", "task-filter", "ignore-gfp-wait", "ignore-gfp-highmem",
 	"min-order",
 };
+
 #define NR_FPA ARRAY_SIZE(fpa_files)
 
 /*
@@ -278,8 +280,10 @@ FIXTURE(restore_fails)
 	long kb;
 	long pool;		/* the pool's size before, -1: not changed */
 	long hvo;		/* HVO before, -1: not changed */
-	char fpa[NR_FPA][64];
-	bool fpa_saved;
+	char fpa[NR_FPA][64];	/* their values before, probability first */
+	bool fpa_saved;		/* the above read: teardown puts them back */
+	unsigned long start, end;	/* the restore's text */
+	bool mounted;		/* debugfs mounted by the test */
 };
 
 FIXTURE_VARIANT(restore_fails)
@@ -351,52 +355,86 @@ static const char *fpa_file(const char *name)
 
 FIXTURE_SETUP(restore_fails)
 {
-	unsigned long start, end;
-	char buf[32];
 	size_t i;
 
 	self->pool = -1;
 	self->hvo = -1;
 	self->fpa_saved = false;
+	self->mounted = false;
 	self->kb = variant->kb;
 	snprintf(self->dir, sizeof(self->dir), POOLS "/hugepages-%ldkB", variant->kb);
 	if (geteuid())
 		SKIP(return, "needs root: the pool, HVO and fault injection");
-	if (access(self->dir, F_OK))
-		SKIP(return, "no %s", self->dir);
-	if (access(HVO, F_OK))
-		SKIP(return, "no " HVO ": no HVO in this kernel");
 	if (access("/sys/kernel/debug/fail_page_alloc", F_OK))
-		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+		self->mounted = !mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 	if (access(FPA, F_OK))
 		SKIP(return, "no " FPA ": needs CONFIG_FAIL_PAGE_ALLOC and debugfs");
 	if (access(FPA "/require-start", F_OK))
 		SKIP(return, "no " FPA "/require-start: needs CONFIG_FAULT_INJECTION_STACKTRACE_FILTER");
-	if (kallsyms_range(RESTORE_FN, &start, &end))
+	if (access(self->dir, F_OK))
+		SKIP(return, "no %s", self->dir);
+	if (access(HVO, F_OK))
+		SKIP(return, "no " HVO ": no HVO in this kernel");
+	if (kallsyms_range(RESTORE_FN, &self->start, &self->end))
 		SKIP(return, "no " RESTORE_FN " in /proc/kallsyms");
 	/* A pool in use is not this test's to shrink. */
 	if (pool_read(self->dir, "free_hugepages") != pool_read(self->dir, "nr_hugepages") ||
 	    pool_read(self->dir, "resv_hugepages") || pool_read(self->dir, "surplus_hugepages"))
 		SKIP(return, "%s: pages in use, reserved or surplus", self->dir);
 
+	/*
+	 * Only reads here: teardown does not run after a failed assertion in
+	 * setup.  The test changes the settings (arm()), teardown puts back
+	 * what was read.
+	 */
 	for (i = 0; i < NR_FPA; i++) {
 		const char *path = fpa_file(fpa_files[i]);
 
 		ASSERT_EQ(0, knob_read(path, self->fpa[i], sizeof(self->fpa[i])))
 			TH_LOG("cannot read %s", path);
 	}
-	self->fpa_saved = true;
 	self->hvo = knob_read_long(HVO);
 	self->pool = pool_read(self->dir, "nr_hugepages");
 	ASSERT_LE(0, self->hvo);
 	ASSERT_LE(0, self->pool);
-	ASSERT_EQ(0, knob_write_long(pool_file(self->dir, "nr_hugepages"), 0));
-	ASSERT_EQ(0, write_str(HVO, "1\n"));
+	self->fpa_saved = true;
+}
+
+FIXTURE_TEARDOWN(restore_fails)
+{
+	size_t i;
 
 	/*
-	 * Allocations under the restore, of any order, by the tasks marked
-	 * make-it-fail, quietly.  The probability last: from then on it fails.
+	 * The probability first, so that nothing fails while the rest is put
+	 * back, and its own value last.
 	 */
+	if (self->fpa_saved) {
+		write_str(fpa_file("probability"), "0");
+		for (i = 0; i < NR_FPA; i++)
+			if (strcmp(fpa_files[i], "probability"))
+				write_str(fpa_file(fpa_files[i]), self->fpa[i]);
+		write_str(fpa_file("probability"), self->fpa[0]);
+		/* HVO before the pool grows back, as it was. */
+		knob_write_long(HVO, self->hvo);
+		empty_pool(self->dir);
+		knob_write_long(pool_file(self->dir, "nr_hugepages"), self->pool);
+	}
+	if (self->mounted)
+		umount("/sys/kernel/debug");
+}
+
+/*
+ * arm: the pool of the test's size empty, HVO on, and fail_page_alloc
+ * aimed at the allocations made under the restore, of any order, by the
+ * tasks marked make-it-fail, quietly, with the probability still 0.
+ */
+static void arm(struct __test_metadata *_metadata, const char *dir, unsigned long start,
+		unsigned long end)
+{
+	char buf[32];
+
+	ASSERT_EQ(0, knob_write_long(pool_file(dir, "nr_hugepages"), 0));
+	ASSERT_EQ(0, write_str(HVO, "1\n"));
 	snprintf(buf, sizeof(buf), "0x%lx", start);
 	ASSERT_EQ(0, write_str(fpa_file("require-start"), buf));
 	snprintf(buf, sizeof(buf), "0x%lx", end);
@@ -408,24 +446,6 @@ FIXTURE_SETUP(restore_fails)
 	ASSERT_EQ(0, write_str(fpa_file("verbose"), "0"));
 	ASSERT_EQ(0, write_str(fpa_file("space"), "0"));
 	ASSERT_EQ(0, write_str(fpa_file("probability"), "0"));
-}
-
-FIXTURE_TEARDOWN(restore_fails)
-{
-	size_t i;
-
-	/* The probability first: no failure once the rest is put back. */
-	if (self->fpa_saved) {
-		write_str(fpa_file("probability"), "0");
-		for (i = 0; i < NR_FPA; i++)
-			write_str(fpa_file(fpa_files[i]), self->fpa[i]);
-	}
-	if (self->pool >= 0) {
-		empty_pool(self->dir);
-		knob_write_long(pool_file(self->dir, "nr_hugepages"), self->pool);
-	}
-	if (self->hvo >= 0)
-		knob_write_long(HVO, self->hvo);
 }
 
 /*
@@ -466,7 +486,8 @@ static bool pool_agrees(struct __test_metadata *_metadata, const char *dir, long
 		  hk == hugetlb_kb + total * kb;
 
 	if (ok && kb == meminfo_read("Hugepagesize"))
-		ok = meminfo_read("HugePages_Total") == total && meminfo_read("HugePages_Free") == total &&
+		ok = meminfo_read("HugePages_Total") == total &&
+		     meminfo_read("HugePages_Free") == total &&
 		     meminfo_read("HugePages_Surp") == surplus;
 	if (!ok)
 		TH_LOG("%s: want %ld pages, %ld surplus; sysfs: nr %ld free %ld surplus %ld; meminfo: Hugetlb %ld kB (%ld without the pool), HugePages_Total %ld Free %ld Surp %ld",
@@ -478,9 +499,11 @@ static bool pool_agrees(struct __test_metadata *_metadata, const char *dir, long
 
 TEST_F(restore_fails, kept_as_surplus_then_freed)
 {
-	long hugetlb_kb = meminfo_read("Hugetlb"), before, after, times, injected, surplus;
+	long hugetlb_kb, before, after, times, injected, surplus;
 	char buf[32];
 
+	arm(_metadata, self->dir, self->start, self->end);
+	hugetlb_kb = meminfo_read("Hugetlb");
 	ASSERT_LE(0, hugetlb_kb);
 	before = free_pages();
 	ASSERT_LT(0, before);

@@ -19,15 +19,16 @@
 static inline int knob_read(const char *path, char *buf, size_t size)
 {
 	ssize_t len;
-	int fd;
+	int fd, err;
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -errno;
 	len = read(fd, buf, size - 1);
+	err = errno;
 	close(fd);
 	if (len < 0)
-		return -errno;
+		return -err;
 	buf[len] = '\0';
 	if (len && buf[len - 1] == '\n')
 		buf[len - 1] = '\0';
