@@ -236,23 +236,32 @@ compile_cell() {
 	cat "$b/.mmrust-build.log" >> "$log"
 }
 
-# debian_gcc: Debian's own amd64 configuration of this base
-# (config.amd64_none_amd64 of linux-config-6.12, setup.sh), built with GCC
-# 12 as Debian builds it, in $CACHE/build/matrix-debian-gcc: the overlay's
-# objects with every project option on that the configuration can take
-# (KUnit on for the suites), then each of them off in turn.  Rust is off in
-# Debian's configuration (6.12's RUST depends on !MODVERSIONS), so the
-# Rust components have no cell here.  Debian's signing keys are not in the
-# source: the key options are emptied.
+# debian_gcc <arch>: Debian's own configuration of this base for <arch>
+# (config.amd64_none_amd64 or config.arm64_none_arm64 of linux-config-6.12,
+# setup.sh), built with GCC 12 as Debian builds it (for arm64 Debian's
+# cross compiler, the same GCC), in $CACHE/build/matrix-debian-gcc[-arm64]:
+# the overlay's objects with every project option on that the
+# configuration can take (KUnit on for the suites), then each of them off
+# in turn.  Rust is off in Debian's configurations (6.12's RUST depends on
+# !MODVERSIONS), so the Rust components have no cell here.  Debian's
+# signing keys are not in the source: the key options are emptied.
 debian_gcc() {
-	local b=$CACHE/build/matrix-debian-gcc o on_opts="" name changes start why objs
-	local cfg=$DEBIAN_CONFIG_DIR/amd64/root/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
-	[ -z "${MMRUST_MATRIX_ONLY:-}" ] || [[ "$MMRUST_MATRIX_ONLY" == *debian-gcc* ]] || return 0
-	[ -r "$cfg" ] || { cell x86_64 debian-gcc "FAILED (config)" "no $cfg: run make setup"; return; }
-	command -v x86_64-linux-gnu-gcc-12 > /dev/null ||
-		{ cell x86_64 debian-gcc "FAILED (config)" "no x86_64-linux-gnu-gcc-12: run make setup"; return; }
+	local arch=$1 b o on_opts="" name changes start why objs deb gcc cross="" cell0
+	case $arch in
+	x86_64) deb=amd64 gcc=x86_64-linux-gnu-gcc-12 cell0=debian-gcc b=$CACHE/build/matrix-debian-gcc ;;
+	arm64)
+		deb=arm64 gcc=aarch64-linux-gnu-gcc-12 cross=aarch64-linux-gnu- cell0=debian-gcc-arm64
+		b=$CACHE/build/matrix-debian-gcc-arm64
+		;;
+	esac
+	local cfg=$DEBIAN_CONFIG_DIR/$deb/root/usr/src/linux-config-6.12/config.${deb}_none_$deb.xz
+	[ -z "${MMRUST_MATRIX_ONLY:-}" ] || [[ "$MMRUST_MATRIX_ONLY" == *$cell0* ]] || return 0
+	[ -r "$cfg" ] || { cell "$arch" "$cell0" "FAILED (config)" "no $cfg: run make setup"; return; }
+	command -v "$gcc" > /dev/null ||
+		{ cell "$arch" "$cell0" "FAILED (config)" "no $gcc: run make setup"; return; }
 	mkdir -p "$b"
-	MK=(make -C "$SRC" O="$b" ARCH=x86_64 "CC=ccache x86_64-linux-gnu-gcc-12" HOSTCC=gcc-12 -j"$(nproc)")
+	MK=(make -C "$SRC" O="$b" ARCH="$arch" ${cross:+CROSS_COMPILE=$cross} "CC=ccache $gcc"
+		HOSTCC=gcc-12 -j"$(nproc)")
 	# debian_configure <changes...>: Debian's config, the changes, olddefconfig.
 	debian_configure() {
 		{ xzcat "$cfg"; printf '%s\n' CONFIG_SYSTEM_TRUSTED_KEYS=\"\" CONFIG_SYSTEM_REVOCATION_KEYS=\"\" \
@@ -263,27 +272,27 @@ debian_gcc() {
 	for o in $(project_options); do on_opts="$on_opts CONFIG_$o=y"; done
 	# shellcheck disable=SC2086
 	why=$(debian_configure $on_opts)
-	[ -z "$why" ] || { cell x86_64 debian-gcc "FAILED (config)" "$why"; return; }
+	[ -z "$why" ] || { cell "$arch" "$cell0" "FAILED (config)" "$why"; return; }
 	# The options Debian's configuration takes: the cells that turn one off.
 	on_opts=$(for o in $(project_options); do ! grep -q "^CONFIG_$o=y" "$b/.config" || echo "$o"; done)
 	while read -r name changes; do
-		wanted "$name" || wanted debian-gcc || continue
+		wanted "$name" || wanted "$cell0" || continue
 		start=$(date +%s)
 		# shellcheck disable=SC2086
 		why=$(debian_configure $(for o in $on_opts; do echo "CONFIG_$o=y"; done) $changes)
-		[ -z "$why" ] || { cell x86_64 "$name" "FAILED (config)" "$why"; continue; }
+		[ -z "$why" ] || { cell "$arch" "$name" "FAILED (config)" "$why"; continue; }
 		for o in $changes; do
 			! grep -q "^${o%=n}=y" "$b/.config" || { why="$o did not hold"; break; }
 		done
-		[ -z "$why" ] || { cell x86_64 "$name" "FAILED (config)" "$why"; continue; }
-		objs=$(objects x86_64 "$b" | tr '\n' ' ')
-		say "matrix x86_64: $name (GCC 12): $(echo $objs | wc -w) objects"
+		[ -z "$why" ] || { cell "$arch" "$name" "FAILED (config)" "$why"; continue; }
+		objs=$(objects "$arch" "$b" | tr '\n' ' ')
+		say "matrix $arch: $name (GCC 12): $(echo $objs | wc -w) objects"
 		# shellcheck disable=SC2086
-		compile_cell x86_64 "$name" "$b" "$LOGS/matrix-debian.log" "$start" $objs
-	done < <(echo "debian-gcc"
+		compile_cell "$arch" "$name" "$b" "$LOGS/matrix-debian.log" "$start" $objs
+	done < <(echo "$cell0"
 		# The call counters are selected by the KUnit suites: off with KUnit.
 		for o in $on_opts; do
-			echo "debian-gcc-no-${o,,} CONFIG_$o=n$([ "$o" != MM_IMPL_SWITCH_CALLS ] || echo " CONFIG_KUNIT=n")"
+			echo "$cell0-no-${o,,} CONFIG_$o=n$([ "$o" != MM_IMPL_SWITCH_CALLS ] || echo " CONFIG_KUNIT=n")"
 		done)
 }
 
@@ -359,8 +368,15 @@ if [[ " ${MMRUST_ARCHES:-$MMRUST_ARCH} " == *" x86_64 "* ]]; then
 	MMRUST_ARCH=x86_64
 	. "$MTOP/lib.sh"
 	: > "$LOGS/matrix-debian.log"
-	debian_gcc
+	debian_gcc x86_64
 	debian_clang_rust
+fi
+# Debian's arm64 configuration, with GCC (appended to the same log).
+if [[ " ${MMRUST_ARCHES:-$MMRUST_ARCH} " == *" arm64 "* ]]; then
+	[[ " ${MMRUST_ARCHES:-$MMRUST_ARCH} " == *" x86_64 "* ]] || : > "$LOGS/matrix-debian.log"
+	MMRUST_ARCH=arm64
+	. "$MTOP/lib.sh"
+	debian_gcc arm64
 fi
 
 # After x86_64's cells: i386 is an x86 configuration.

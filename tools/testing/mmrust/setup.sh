@@ -7,7 +7,7 @@
 PKGS=(clang-19 lld-19 llvm-19 libclang-19-dev
       rustc-web rust-web-src libstd-rust-web-dev rust-web-clippy rustfmt-web
       qemu-system-x86 qemu-system-arm libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
-      gcc-12 dwarves flex bison bc libelf-dev libssl-dev cpio ccache
+      gcc-12 gcc-12-aarch64-linux-gnu dwarves flex bison bc libelf-dev libssl-dev cpio ccache
       busybox-static bash-static libcap-dev libnuma-dev xz-utils python3 python3-matplotlib make patch)
 BINDGEN_VERSION=0.70.1
 
