@@ -2,7 +2,9 @@
 # The project's KUnit suites built as modules (the debug image:
 # configs/debug.config), loaded into the running system from here: each
 # module's suites run when it is loaded, and it is unloaded again
-# (kmemleak_clean, later in the boot, checks what the unload left).  Their
+# (kmemleak_clean, later in the boot, checks what the unload left; this
+# test, that the 2 MiB pool has the size it had).  kunit.filter_glob
+# applies to the modules' suites as to the built-in ones.  Their
 # KTAP, read from the kernel log from a marker on, goes to the KTAP console
 # as "# kunit-module: <line>" lines, one KTAP document with a plan of the
 # suites run; the host counts every case of it as it counts the built-in
