@@ -277,9 +277,8 @@ static int kallsyms_range(const char *fn, unsigned long *start, unsigned long *e
 FIXTURE(restore_fails)
 {
 	char dir[128];
-	long kb;
-	long pool;		/* the pool's size before, -1: not changed */
-	long hvo;		/* HVO before, -1: not changed */
+	long pool;		/* the pool's size before */
+	long hvo;		/* HVO before */
 	char fpa[NR_FPA][64];	/* their values before, probability first */
 	bool fpa_saved;		/* the above read: teardown puts them back */
 	unsigned long start, end;	/* the restore's text */
@@ -357,11 +356,8 @@ FIXTURE_SETUP(restore_fails)
 {
 	size_t i;
 
-	self->pool = -1;
-	self->hvo = -1;
 	self->fpa_saved = false;
 	self->mounted = false;
-	self->kb = variant->kb;
 	snprintf(self->dir, sizeof(self->dir), POOLS "/hugepages-%ldkB", variant->kb);
 	if (geteuid())
 		SKIP(return, "needs root: the pool, HVO and fault injection");
@@ -510,7 +506,7 @@ TEST_F(restore_fails, kept_as_surplus_then_freed)
 	ASSERT_EQ(0, knob_write_long(pool_file(self->dir, "nr_hugepages"), variant->pages));
 	if (pool_read(self->dir, "nr_hugepages") != variant->pages && variant->kb >= 1048576)
 		SKIP(return, "no room for %ld 1 GiB page(s)", variant->pages);
-	ASSERT_TRUE(pool_agrees(_metadata, self->dir, self->kb, variant->pages, 0, hugetlb_kb));
+	ASSERT_TRUE(pool_agrees(_metadata, self->dir, variant->kb, variant->pages, 0, hugetlb_kb));
 
 	snprintf(buf, sizeof(buf), "%ld", variant->interval);
 	ASSERT_EQ(0, write_str(fpa_file("interval"), buf));
@@ -530,7 +526,7 @@ TEST_F(restore_fails, kept_as_surplus_then_freed)
 		       variant->pages - surplus);
 
 	/* Each page freed or kept, and only a page whose restore failed kept. */
-	EXPECT_TRUE(pool_agrees(_metadata, self->dir, self->kb, surplus, surplus, hugetlb_kb));
+	EXPECT_TRUE(pool_agrees(_metadata, self->dir, variant->kb, surplus, surplus, hugetlb_kb));
 	EXPECT_LT(0, injected);
 	EXPECT_LE(surplus, injected);
 	if (variant->surplus >= 0)
@@ -538,7 +534,7 @@ TEST_F(restore_fails, kept_as_surplus_then_freed)
 
 	/* Without the injection the surplus pages go, and the memory comes back. */
 	ASSERT_EQ(0, empty_pool(self->dir));
-	EXPECT_TRUE(pool_agrees(_metadata, self->dir, self->kb, 0, 0, hugetlb_kb));
+	EXPECT_TRUE(pool_agrees(_metadata, self->dir, variant->kb, 0, 0, hugetlb_kb));
 	after = free_pages();
 	ksft_print_msg("free pages: %ld before, %ld after\n", before, after);
 	EXPECT_GT(FREE_PAGES_SLACK, before - after);
