@@ -54,6 +54,8 @@ use kernel::types::Opaque;
 // `include/linux/hugetlb_bulk_free.h`, as bindgen reads it: a change on one
 // side only fails the build.
 kernel::assert_c_prototypes!(hugetlb_rust_update_and_free_pages_bulk);
+#[cfg(CONFIG_HUGETLB_BULK_FREE_DEBUG)]
+kernel::assert_c_prototypes!(hugetlb_rust_drop_unlinked_folio);
 
 /// A hugetlb folio of the pool: its reference count is frozen at zero, so
 /// it is no [`kernel::mm::folio::Folio`] (no reference may be taken on
@@ -407,4 +409,27 @@ pub unsafe extern "C" fn hugetlb_rust_update_and_free_pages_bulk(
     // promise), for the whole call; this is the call's only `Sleepable`.
     let mut ctx = unsafe { Sleepable::new() };
     update_and_free_pages_bulk(&mut ctx, &h, &mut list);
+}
+
+/// Drops `folio` as a path that forgot it would: the debug option's check
+/// that a lost pool folio is reported (C: `hugetlb_bulk_check_leak_reports()`
+/// in `mm/hugetlb_bulk_free_impl.c`, debugfs `hugetlb_bulk_free/leak_check`).
+///
+/// The [`UnlinkedFolio`]'s destructor reports it with a `WARN` and does
+/// nothing else to it: the folio is as it was, and its caller, who still
+/// knows it, gives it back to the list it came from.
+///
+/// # Safety
+///
+/// `folio` is null or points to a live hugetlb folio taken off the pool
+/// and on no list, which nothing else uses during this call.
+#[cfg(CONFIG_HUGETLB_BULK_FREE_DEBUG)]
+#[no_mangle]
+pub unsafe extern "C" fn hugetlb_rust_drop_unlinked_folio(folio: *mut bindings::folio) {
+    if let Some(folio) = NonNull::new(folio) {
+        // SAFETY: live, off the pool and on no list, and nobody else's
+        // during this call (the caller's promise): what `UnlinkedFolio`
+        // holds.
+        drop(unsafe { UnlinkedFolio::from_raw(folio) });
+    }
 }

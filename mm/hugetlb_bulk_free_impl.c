@@ -13,6 +13,8 @@
 #include <linux/init.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/pgtable.h>
 #include <linux/printk.h>
 #include <kunit/visibility.h>
 #include <kunit/test.h>
@@ -41,6 +43,7 @@ static struct {
 	u32 fail_split;		/* failing batch split, from 1; 0: none */
 	u32 fail_first;		/* first failing restore, from 1; 0: none */
 	u32 fail_count;		/* failing restores from fail_first on */
+	atomic_t check_leaks;	/* leak check armed for the next bulk free */
 	u64 start_ns;
 	u64 last_ns;		/* duration of the last bulk free */
 	u64 phase_ns[NR_HUGETLB_BULK_PHASES];	  /* parts of the current one */
@@ -53,6 +56,44 @@ static struct {
 DEFINE_STATIC_KEY_FALSE(hugetlb_bulk_breakdown);
 /* hugetlb_bulk_breakdown: for the KUnit suites built as modules. */
 EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_breakdown);
+
+/*
+ * The leak check, armed by debugfs leak_check for the next bulk free of
+ * at least one folio: before that bulk free runs, it shows on its folios
+ * that the Rust side loses none of them silently.  The Rust entry point
+ * called without an hstate must leave the list as it was and WARN; one
+ * folio taken off the list and dropped by Rust as an UnlinkedFolio (as a
+ * path that forgot it would) must be reported with a WARN and left as it
+ * was (its hugetlb flag, references and links unchanged).  The folio goes back on the list, and the bulk free then frees
+ * them all.  What it saw goes to the kernel log ("leak check: ..."), for
+ * the boot test hugetlb_leaks_reported (init/95-expected-reports.sh).
+ */
+static void hugetlb_bulk_check_leak_reports(struct list_head *folio_list)
+{
+	size_t before, after;
+	struct folio *folio;
+	bool hugetlb;
+	int refs;
+
+	if (!atomic_xchg(&bulk_dbg.check_leaks, 0))
+		return;
+	before = list_count_nodes(folio_list);
+	hugetlb_rust_update_and_free_pages_bulk(NULL, folio_list);
+	after = list_count_nodes(folio_list);
+	pr_info("leak check: no hstate: %zu of %zu folios still on the list\n", after, before);
+	if (!after)
+		return;
+	folio = list_first_entry(folio_list, struct folio, lru);
+	list_del_init(&folio->lru);
+	hugetlb = folio_test_hugetlb(folio);
+	refs = folio_ref_count(folio);
+	hugetlb_rust_drop_unlinked_folio(folio);
+	pr_info("leak check: a dropped folio: %s (hugetlb %d, %d references)\n",
+		hugetlb == folio_test_hugetlb(folio) && refs == folio_ref_count(folio) &&
+		list_empty(&folio->lru) ? "left as it was" : "changed",
+		folio_test_hugetlb(folio), folio_ref_count(folio));
+	list_add(&folio->lru, folio_list);
+}
 
 /**
  * hugetlb_bulk_free_begin() - Note the start of a bulk free.
@@ -67,6 +108,7 @@ bool hugetlb_bulk_free_begin(struct list_head *folio_list)
 
 	if (list_empty(folio_list))
 		return false;
+	hugetlb_bulk_check_leak_reports(folio_list);
 	atomic_inc(&bulk_dbg.active);
 	atomic_set(&bulk_dbg.attempts, 0);
 	atomic_long_inc(&bulk_dbg.stat[HUGETLB_BULK_FREES]);
@@ -307,6 +349,22 @@ static int breakdown_set(void *data, u64 val)
 }
 DEFINE_MM_DEBUGFS_ATTRIBUTE(breakdown_fops, breakdown_get, breakdown_set, "%llu\n");
 
+/* leak_check: 1 arms the leak check, 0 disarms it; anything else is -EINVAL. */
+static int leak_check_get(void *data, u64 *val)
+{
+	*val = atomic_read(&bulk_dbg.check_leaks);
+	return 0;
+}
+
+static int leak_check_set(void *data, u64 val)
+{
+	if (val > 1)
+		return -EINVAL;
+	atomic_set(&bulk_dbg.check_leaks, val);
+	return 0;
+}
+DEFINE_MM_DEBUGFS_ATTRIBUTE(leak_check_fops, leak_check_get, leak_check_set, "%llu\n");
+
 static int __init hugetlb_bulk_free_debugfs_init(void)
 {
 	static const char *const names[NR_HUGETLB_BULK_STATS] = {
@@ -337,6 +395,7 @@ static int __init hugetlb_bulk_free_debugfs_init(void)
 	for (i = 0; i < NR_HUGETLB_BULK_PHASES; i++)
 		debugfs_create_u64(phases[i], 0444, dir, &bulk_dbg.last_phase_ns[i]);
 	debugfs_create_file_unsafe("breakdown", 0644, dir, NULL, &breakdown_fops);
+	debugfs_create_file_unsafe("leak_check", 0644, dir, NULL, &leak_check_fops);
 	debugfs_create_file_unsafe("fail_first", 0644, dir, &bulk_dbg.fail_first,
 				   &fail_fops);
 	debugfs_create_file_unsafe("fail_count", 0644, dir, &bulk_dbg.fail_count,
@@ -372,5 +431,40 @@ void hugetlb_bulk_kunit_use_hvo(struct kunit *test, bool on)
 							   old ? (void *)1 : NULL));
 }
 EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_kunit_use_hvo);
+
+/**
+ * hugetlb_bulk_vmemmap_pmd_whole() - Whether a vmemmap PMD is still whole.
+ * @page: The page whose struct page is looked up.
+ *
+ * For the tests of a growing pool's fallback when its batch split fails:
+ * a folio's own remap splits the PMD mapping its struct pages only if no
+ * HVO split it before (6.12 never maps one whole again).  init_mm's page
+ * tables are not exported to modules; this reads them for the tests.
+ *
+ * Return: true when the struct page of @page is mapped by a PMD leaf.
+ */
+bool hugetlb_bulk_vmemmap_pmd_whole(const struct page *page)
+{
+	unsigned long addr = (unsigned long)page;
+	pgd_t *pgd = pgd_offset_k(addr);
+	p4d_t *p4d;
+	pud_t *pud;
+	bool whole;
+
+	if (pgd_none(pgdp_get(pgd)))
+		return false;
+	p4d = p4d_offset(pgd, addr);
+	if (p4d_none(p4dp_get(p4d)))
+		return false;
+	pud = pud_offset(p4d, addr);
+	if (pud_none(pudp_get(pud)) || pud_leaf(pudp_get(pud)))
+		return false;
+	/* As the vmemmap walk reads it (vmemmap_pmd_entry()). */
+	spin_lock(&init_mm.page_table_lock);
+	whole = pmd_leaf(pmdp_get(pmd_offset(pud, addr)));
+	spin_unlock(&init_mm.page_table_lock);
+	return whole;
+}
+EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_vmemmap_pmd_whole);
 #endif /* CONFIG_KUNIT */
 #endif /* CONFIG_HUGETLB_BULK_FREE_DEBUG */

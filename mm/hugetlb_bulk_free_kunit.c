@@ -600,11 +600,12 @@ static void test_temporary_folio_migrated_again(struct kunit *test)
 /*
  * Grows the empty pool to @n in one batch (one optimization of the new
  * folios), the batch split of folio @fail_split failing (0: none), and
- * records the grow_* counter deltas and how many new folios are
- * vmemmap-optimized.  Leaves the pool empty.
+ * records the grow_* counter deltas, how many new folios are
+ * vmemmap-optimized and, when @pfns is not NULL, the first pfn of each
+ * (@n of them at most).  Leaves the pool empty.
  */
 static void run_grow(struct kunit *test, unsigned int n, unsigned int fail_split,
-		     unsigned long *stat, unsigned int *optimized)
+		     unsigned long *stat, unsigned int *optimized, unsigned long *pfns)
 {
 	struct hstate *h = test_hstate(test);
 	unsigned long before[NR_HUGETLB_BULK_STATS];
@@ -625,6 +626,8 @@ static void run_grow(struct kunit *test, unsigned int n, unsigned int fail_split
 		list_for_each_entry(folio, &h->hugepage_freelists[nid], lru)
 			*optimized += folio_test_hugetlb_vmemmap_optimized(folio);
 	spin_unlock_irq(&hugetlb_lock);
+	if (pfns)
+		pool_pfns(h, pfns, n);
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(h->nr_huge_pages), n,
 			    "cannot allocate %u huge pages: give the guest more memory", n);
@@ -653,7 +656,7 @@ static void test_grow_two_flushes_per_batch(struct kunit *test)
 	unsigned int optimized;
 	bool hvo = hvo_on(test);
 
-	run_grow(test, *n, 0, stat, &optimized);
+	run_grow(test, *n, 0, stat, &optimized, NULL);
 	KUNIT_EXPECT_EQ(test, stat[HUGETLB_BULK_GROW_TLB_FLUSHES],
 			IS_ENABLED(CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP) ? 2 : 0);
 	KUNIT_EXPECT_EQ(test, stat[HUGETLB_BULK_GROW_SPLIT_FLUSHES], 0);
@@ -677,7 +680,7 @@ static void test_grow_split_failure_falls_back(struct kunit *test)
 	unsigned int optimized;
 	bool hvo = hvo_on(test);
 
-	run_grow(test, 16, 9, stat, &optimized);
+	run_grow(test, 16, 9, stat, &optimized, NULL);
 	kunit_info(test, "%lu vmemmap PMD split(s) by the remaps, a flush each\n",
 		   stat[HUGETLB_BULK_GROW_SPLIT_FLUSHES]);
 	KUNIT_EXPECT_EQ(test, stat[HUGETLB_BULK_GROW_SPLIT_FAILURES], hvo ? 1 : 0);
@@ -685,6 +688,112 @@ static void test_grow_split_failure_falls_back(struct kunit *test)
 			IS_ENABLED(CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP) ? 2 : 0);
 	KUNIT_EXPECT_LE(test, stat[HUGETLB_BULK_GROW_SPLIT_FLUSHES], hvo ? 16 - 8 : 0);
 	KUNIT_EXPECT_EQ(test, optimized, hvo ? 16 : 0);
+}
+
+/* The vmemmap PMD that maps the struct pages of @pfn (its address). */
+static unsigned long vmemmap_pmd_of(unsigned long pfn)
+{
+	return (unsigned long)pfn_to_page(pfn) & PMD_MASK;
+}
+
+/* Whether one of the first @n pfns of @pfns has its struct pages in @pmd. */
+static bool pmd_among(unsigned long pmd, const unsigned long *pfns, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (vmemmap_pmd_of(pfns[i]) == pmd)
+			return true;
+	return false;
+}
+
+/* 2 MiB blocks held back at most while looking for whole vmemmap PMDs. */
+#define GROW_HOLD_MAX	1024
+#define GROW_FALLBACK_N	16
+
+static void put_folio_list(void *list)
+{
+	struct folio *folio, *next;
+
+	list_for_each_entry_safe(folio, next, (struct list_head *)list, lru) {
+		list_del(&folio->lru);
+		folio_put(folio);
+	}
+}
+
+/*
+ * The fallback itself, made to run: the first batch split of 16 folios
+ * fails (injected), so 6.12 splits none in the batch, and each folio's
+ * own remap splits the vmemmap PMD mapping its struct pages when that PMD
+ * is still whole, with a flush of its own: one per distinct whole PMD.
+ * Earlier pools split the PMDs of the blocks the buddy hands out first,
+ * so the case first takes free 2 MiB blocks and holds back those whose
+ * PMD is split (the page tables say which) until it has 16 whose PMD is
+ * whole; it gives these back just before the grow, which takes them (the
+ * last freed is handed out first).  The expected count comes from the
+ * page tables read before the grow: the new folios' distinct PMDs that
+ * were whole then; a folio from a block the case never saw adds at most
+ * one.  Every folio is optimized all the same, after two batch flushes.
+ */
+static void test_grow_split_failure_remaps_split_whole_pmds(struct kunit *test)
+{
+	struct hstate *h = test_hstate(test);
+	unsigned long whole[GROW_FALLBACK_N], pfns[GROW_FALLBACK_N];
+	unsigned long stat[NR_HUGETLB_BULK_STATS], known = 0, unseen = 0;
+	struct list_head *held;
+	struct folio *folio;
+	unsigned int i, n_whole = 0, n_held = 0, optimized;
+
+	hugetlb_bulk_kunit_use_hvo(test, true);
+	empty_pool(test, h);
+	held = kunit_kzalloc(test, sizeof(*held), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, held);
+	INIT_LIST_HEAD(held);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, put_folio_list, held));
+	while (n_whole < GROW_FALLBACK_N && n_held < GROW_HOLD_MAX) {
+		folio = folio_alloc(htlb_alloc_mask(h) | __GFP_NORETRY, huge_page_order(h));
+		if (!folio)
+			break;
+		list_add_tail(&folio->lru, held);
+		if (hugetlb_bulk_vmemmap_pmd_whole(&folio->page))
+			whole[n_whole++] = folio_pfn(folio);
+		else
+			n_held++;
+	}
+	if (!n_whole)
+		kunit_skip(test, "no free 2 MiB block with its vmemmap PMD whole among %u", n_held);
+	/* The blocks of whole PMDs go back to the buddy; the rest stay held. */
+	for (i = 0; i < n_whole; i++) {
+		folio = pfn_folio(whole[i]);
+		list_del(&folio->lru);
+		folio_put(folio);
+	}
+
+	run_grow(test, GROW_FALLBACK_N, 1, stat, &optimized, pfns);
+	for (i = 0; i < GROW_FALLBACK_N; i++) {
+		unsigned long pmd = vmemmap_pmd_of(pfns[i]);
+
+		if (pmd_among(pmd, pfns, i))
+			continue;		/* counted with an earlier folio */
+		if (pmd_among(pmd, whole, n_whole)) {
+			known++;
+		} else {
+			bool seen = false;
+
+			list_for_each_entry(folio, held, lru)
+				seen |= vmemmap_pmd_of(folio_pfn(folio)) == pmd;
+			unseen += !seen;	/* a held block's PMD was split */
+		}
+	}
+	put_folio_list(held);
+	kunit_info(test, "%u blocks held back; %lu whole PMD(s) among the new folios, %lu unseen; %lu split by the remaps\n",
+		   n_held, known, unseen, stat[HUGETLB_BULK_GROW_SPLIT_FLUSHES]);
+	KUNIT_EXPECT_GE_MSG(test, known, 1, "the grow took none of the blocks of a whole PMD");
+	KUNIT_EXPECT_EQ(test, stat[HUGETLB_BULK_GROW_SPLIT_FAILURES], 1);
+	KUNIT_EXPECT_EQ(test, stat[HUGETLB_BULK_GROW_TLB_FLUSHES], 2);
+	KUNIT_EXPECT_GE(test, stat[HUGETLB_BULK_GROW_SPLIT_FLUSHES], known);
+	KUNIT_EXPECT_LE(test, stat[HUGETLB_BULK_GROW_SPLIT_FLUSHES], known + unseen);
+	KUNIT_EXPECT_EQ(test, optimized, GROW_FALLBACK_N);
 }
 
 /* The 2 MiB pool's persistent pages when the suite began, put back after. */
@@ -721,6 +830,7 @@ static struct kunit_case hugetlb_bulk_free_test_cases[] = {
 	KUNIT_CASE(test_temporary_folio_migrated_again),
 	KUNIT_CASE_PARAM(test_grow_two_flushes_per_batch, grow_gen_params),
 	KUNIT_CASE(test_grow_split_failure_falls_back),
+	KUNIT_CASE(test_grow_split_failure_remaps_split_whole_pmds),
 	{}
 };
 

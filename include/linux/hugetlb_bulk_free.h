@@ -192,6 +192,8 @@ void hugetlb_bulk_grow_begin(void);
 void hugetlb_bulk_grow_end(void);
 bool hugetlb_bulk_should_fail_split(void);
 void hugetlb_bulk_inject_split_failure(unsigned int nth);
+/* In mm/hugetlb_bulk_free.rs: the leak check's dropped folio. */
+void hugetlb_rust_drop_unlinked_folio(struct folio *folio);
 #else
 static inline bool hugetlb_bulk_free_begin(struct list_head *folio_list)
 {
@@ -231,7 +233,9 @@ static inline bool hugetlb_bulk_set_hvo(bool on)
 
 #if defined(CONFIG_HUGETLB_BULK_FREE_DEBUG) && IS_BUILTIN(CONFIG_KUNIT)
 struct kunit;
+struct page;
 void hugetlb_bulk_kunit_use_hvo(struct kunit *test, bool on);
+bool hugetlb_bulk_vmemmap_pmd_whole(const struct page *page);
 #endif
 
 #endif /* _LINUX_HUGETLB_BULK_FREE_H */

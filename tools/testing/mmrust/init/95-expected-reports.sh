@@ -10,7 +10,7 @@ EXPECTED_REPORTS_MARK="mmrust: expected reports from here on"
 # The reports these tests make, and no others: the host's console_clean
 # drops the WARN blocks after the marker that name one of them, and
 # counts every other report, during rmmod and reboot too.
-EXPECTED_REPORTS='list_(add|del) corruption|FolioList [^ ]*: corrupted links'
+EXPECTED_REPORTS='list_(add|del) corruption|FolioList [^ ]*: corrupted links|hugetlb bulk free: (no hstate|a folio taken off the pool was dropped)'
 
 # The debug image (CONFIG_DEBUG_LIST): corrupted links of a kernel::mm
 # list of folios (mm/folio_list_debug_test.rs).  A push onto a broken list
@@ -33,3 +33,32 @@ $out"; return 1; }
 	echo "note: $(echo "$out" | grep -m1 'list_del corruption' | sed 's/^\[[^]]*\] *//')"
 }
 register folio_list_corruption_caught /samples/folio_list_debug_test.ko
+
+# Rust's hugetlb bulk free loses no pool folio silently: the debug
+# option's leak check (debugfs hugetlb_bulk_free/leak_check) runs before
+# the next bulk free, on its folios.  The Rust entry point called with a
+# null hstate leaves the list whole and WARNs; a folio dropped as an
+# UnlinkedFolio (what a path that forgot it would do) is reported with a
+# WARN and left as it was: its hugetlb flag and reference count
+# unchanged, on no list.  The bulk free then frees every folio: the pool empties and the
+# buddy gets its pages back.
+test_hugetlb_leaks_reported() {
+	local out want before
+	empty_pool || return 1
+	set_pool $HP 2 || return 1
+	before=$(free_pages)
+	echo "$EXPECTED_REPORTS_MARK" > /dev/kmsg
+	echo 1 > $DBG/leak_check || fail "cannot arm $DBG/leak_check" || return 1
+	set_pool $HP 0 || return 1
+	[ "$(cat $DBG/leak_check)" = 0 ] || fail "the bulk free did not run the leak check" || return 1
+	free_pages_back $(( before + 1024 )) 512 || return 1
+	out=$(dmesg | sed -n "/$EXPECTED_REPORTS_MARK/,\$p")
+	for want in "hugetlb bulk free: no hstate, the folios of the list are leaked" \
+		"hugetlb_bulk_free: leak check: no hstate: 2 of 2 folios still on the list" \
+		"hugetlb bulk free: a folio taken off the pool was dropped, its page leaked" \
+		"hugetlb_bulk_free: leak check: a dropped folio: left as it was"; do
+		echo "$out" | grep -q "$want" || { fail "no '$want' after the marker:
+$(echo "$out" | grep -v '^ \|^\[ *[0-9.]*\]  ' | tail -20)"; return 1; }
+	done
+}
+register hugetlb_leaks_reported /sys/kernel/debug/hugetlb_bulk_free/leak_check
