@@ -25,9 +25,11 @@
  * first.
  *
  * Each case also checks the contpte vm events its calls caused, exactly
- * (contpte_map, contpte_fold, contpte_unfold, contpte_tlbi: no user space
- * runs while the built-in suites do, so no one else counts), and runs with
- * the contpte switch on but for the cases of the switch off.
+ * (contpte_map, contpte_fold, contpte_unfold, contpte_tlbi), as counted
+ * for the threads of KUnit tests alone (contpte_kunit_events()): user space
+ * mapping memory meanwhile, as when the suite is loaded as a module into a
+ * running system, adds nothing to them.  The cases run with the contpte
+ * switch on but for the cases of the switch off.
  */
 #include <kunit/test.h>
 #include <linux/contpte_control.h>
@@ -41,27 +43,17 @@
 #define NR_BLOCKS	2
 #define NR		(NR_BLOCKS * CONT_PTES)
 
-/* The contpte vm events, summed over every CPU. */
+/* The contpte vm events of KUnit tests' threads. */
 struct contpte_events {
 	unsigned long map, fold, unfold, tlbi;
 };
 
-static unsigned long vm_event_sum(enum vm_event_item item)
-{
-	unsigned long sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(vm_event_states, cpu).event[item];
-	return sum;
-}
-
 static void contpte_events_read(struct contpte_events *e)
 {
-	e->map = vm_event_sum(CONTPTE_MAP);
-	e->fold = vm_event_sum(CONTPTE_FOLD);
-	e->unfold = vm_event_sum(CONTPTE_UNFOLD);
-	e->tlbi = vm_event_sum(CONTPTE_TLBI);
+	e->map = contpte_kunit_events(CONTPTE_MAP);
+	e->fold = contpte_kunit_events(CONTPTE_FOLD);
+	e->unfold = contpte_kunit_events(CONTPTE_UNFOLD);
+	e->tlbi = contpte_kunit_events(CONTPTE_TLBI);
 }
 
 /* One case's mapping. */
@@ -717,4 +709,5 @@ static struct kunit_suite contpte_suite = {
 kunit_test_suite(contpte_suite);
 
 MODULE_DESCRIPTION("KUnit tests of arm64 contpte for user mappings");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_LICENSE("GPL");

@@ -371,13 +371,14 @@ fn update_and_free_pages_bulk(ctx: &mut Sleepable, h: &Hstate, list: &mut Folios
 }
 
 /// Frees a list of hugetlb folios taken off the pool of `h` (C:
-/// `update_and_free_pages_bulk()`).  The list is empty on return.
+/// `update_and_free_pages_bulk()`).  The list is empty on return, unless
+/// `h` is null: then the folios stay on it, reported with a `WARN`.
 ///
 /// # Safety
 ///
-/// `h` points to a live hstate and `folio_list` to a list of its folios
-/// linked by `lru`, removed from the pool and owned by the caller, who does
-/// not hold `hugetlb_lock` and may sleep.
+/// `h` is null or points to a live hstate, and `folio_list` to a list of
+/// its folios linked by `lru`, removed from the pool and owned by the
+/// caller, who does not hold `hugetlb_lock` and may sleep.
 #[no_mangle]
 pub unsafe extern "C" fn hugetlb_rust_update_and_free_pages_bulk(
     h: *mut bindings::hstate,

@@ -61,10 +61,34 @@ static __always_inline void contpte_count_impl(enum mm_impl impl) { }
  * each; empty without the option.
  */
 #ifdef CONFIG_CONTPTE_VMSTAT
-static inline void contpte_count_map(void) { count_vm_event(CONTPTE_MAP); }
-static inline void contpte_count_fold(void) { count_vm_event(CONTPTE_FOLD); }
-static inline void contpte_count_unfold(void) { count_vm_event(CONTPTE_UNFOLD); }
-static inline void contpte_count_tlbi(void) { count_vm_event(CONTPTE_TLBI); }
+#if IS_ENABLED(CONFIG_CONTPTE_KUNIT_TEST)
+#include <kunit/test-bug.h>
+
+void contpte_kunit_count_event(enum vm_event_item item);
+unsigned long contpte_kunit_events(enum vm_event_item item);
+
+/*
+ * With the KUnit suite in the kernel, the events a KUnit test's own thread
+ * causes are counted apart as well (contpte_kunit_events()): the suite,
+ * loaded as a module while user space maps memory, checks exactly its own.
+ * A static branch when no KUnit test runs.
+ */
+static inline void contpte_count_event(enum vm_event_item item)
+{
+	count_vm_event(item);
+	if (kunit_get_current_test())
+		contpte_kunit_count_event(item);
+}
+#else
+static inline void contpte_count_event(enum vm_event_item item)
+{
+	count_vm_event(item);
+}
+#endif
+static inline void contpte_count_map(void) { contpte_count_event(CONTPTE_MAP); }
+static inline void contpte_count_fold(void) { contpte_count_event(CONTPTE_FOLD); }
+static inline void contpte_count_unfold(void) { contpte_count_event(CONTPTE_UNFOLD); }
+static inline void contpte_count_tlbi(void) { contpte_count_event(CONTPTE_TLBI); }
 #else
 static inline void contpte_count_map(void) { }
 static inline void contpte_count_fold(void) { }

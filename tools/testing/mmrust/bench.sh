@@ -51,7 +51,7 @@ if [ "$quick" = 1 ]; then
 fi
 rounds=${MMRUST_BENCH_ROUNDS:-5}       # wall-clock boots (Rust and C in each)
 inner=${MMRUST_BENCH_INNER:-31}        # benchmark rounds per implementation in one boot
-only=${MMRUST_BENCH_ONLY:-all}         # all, contpte (arm64), clear, slub, hugetlb or lto (x86_64)
+only=${MMRUST_BENCH_ONLY:-all}         # all, contpte (arm64), clear, slub, hugetlb or lto (x86_64), production
 ICOUNT="-icount shift=0,sleep=off"
 # Every benchmark boot is TCG unless MMRUST_ACCEL=kvm asks otherwise: the
 # figures, their labels ("QEMU TCG") and the guest clock settings below
@@ -61,6 +61,13 @@ say "make bench$([ "$quick" = 0 ] || echo ' QUICK=1'): $MMRUST_ARCH, report in $
 bench_start=$(date +%s)
 # progress <what>: one line of progress, with the time since the start.
 progress() { say "  $* ($(( $(date +%s) - bench_start ))s into make bench)"; }
+
+# What a production kernel pays against the plain base: its own two images,
+# so only when asked for (MMRUST_BENCH_ONLY=production).
+if [ "$only" = production ]; then
+	"$TOP/tools/testing/mmrust/bench_production.sh"
+	exit
+fi
 
 if [ "$MMRUST_ARCH" = arm64 ] && { [ "$only" = all ] || [ "$only" = contpte ]; }; then
 	"$TOP/tools/testing/mmrust/bench_contpte.sh"

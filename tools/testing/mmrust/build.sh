@@ -11,7 +11,8 @@ mkdir -p "$BUILD" "$LOGS"
 # image; a later line wins).
 frag=$BUILD/.mmrust-fragment.new
 cat "$TOP/tools/testing/mmrust/configs/$MMRUST_ARCH.config" > "$frag"
-[ -z "$MMRUST_FLAVOR" ] || cat "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config" >> "$frag"
+[ ! -f "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config" ] ||
+	cat "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config" >> "$frag"
 log=$LOGS/build.log
 [ "$NAME" = x86_64 ] || log=$LOGS/build-$NAME.log
 
@@ -32,14 +33,22 @@ if [ -n "${DERIVE_FROM:-}" ]; then
 	# compiled again.
 	[ -f "$DERIVE_FROM/.config" ] ||
 		die "$NAME derives from the image in $DERIVE_FROM: build that first (make build ARCH=$MMRUST_ARCH)"
-	if [ ! -f "$BUILD/.config" ]; then
+	# (Not the base's: its objects come from another tree.)
+	if [ ! -f "$BUILD/.config" ] && [ "$MMRUST_FLAVOR" != base ]; then
 		say "starting $BUILD as a copy of $DERIVE_FROM"
 		cp -a "$DERIVE_FROM/." "$BUILD/"
 		# Its own modpost writes its own (distro-norust's CRC check).
 		rm -f "$BUILD/Module.symvers"
 	fi
-	off=$(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=n$/\1/p' "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config")
-	on=$(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=y$/\1/p' "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config")
+	case $MMRUST_FLAVOR in
+	# The options whose help says so (as the matrix's production cell).
+	production) on="" off=$(awk '/^config / { o = $2 } /not for production kernels/ { print o }' \
+		"$TOP/Kconfig") ;;
+	# Every option of the series: the base has none of them.
+	base) on="" off=$(sed -n 's/^config //p' "$TOP/Kconfig") ;;
+	*) off=$(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=n$/\1/p' "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config")
+	   on=$(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=y$/\1/p' "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config") ;;
+	esac
 	cp "$DERIVE_FROM/.config" "$BUILD/.mmrust-derived.new"
 	# shellcheck disable=SC2046 # one --enable or --disable per option
 	"$SRC/scripts/config" --file "$BUILD/.mmrust-derived.new" \

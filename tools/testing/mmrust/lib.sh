@@ -38,6 +38,7 @@ unset ARCH
 # its debug image (configs/debug.config over the architecture's fragment:
 # KASAN, lockdep and the other checkers), built and booted on its own.
 MMRUST_FLAVOR=${MMRUST_FLAVOR:-}
+KSRC=$SRC                               # the tree an image is built from
 case "$MMRUST_FLAVOR" in
 '') NAME=$MMRUST_ARCH ;;
 debug) NAME=$MMRUST_ARCH-debug EXTRA=$CACHE/initramfs-extra-$NAME ;;
@@ -65,7 +66,18 @@ distro-norust) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the distro-norust
 nocontpte) [ "$MMRUST_ARCH" = arm64 ] || { printf 'error: the nocontpte image is arm64 only\n' >&2; exit 1; }
 	NAME=$MMRUST_ARCH-nocontpte EXTRA=$CACHE/initramfs-extra-$NAME
 	DERIVE_FROM=$CACHE/build/$MMRUST_ARCH ;;
-*) printf 'error: unknown image flavour %s (debug, lto, gcc, distro, distro-norust, nocontpte or none)\n' "$MMRUST_FLAVOR" >&2; exit 1 ;;
+# production: the test image with every option whose help says "not for
+# production kernels" off (the call counters, the project's KUnit suites,
+# the benchmarks, the debug counters; the base's options stay as they
+# are), the series as a production kernel carries it.  base: the plain base (the
+# pristine tree, no series) configured as the test image, the series'
+# options gone.  Both derive from the test image (DERIVE_FROM); the two
+# sides of 'make bench MMRUST_BENCH_ONLY=production'.
+production) NAME=$MMRUST_ARCH-production EXTRA=$CACHE/initramfs-extra-$NAME
+	DERIVE_FROM=$CACHE/build/$MMRUST_ARCH ;;
+base) NAME=$MMRUST_ARCH-base EXTRA=$CACHE/initramfs-extra-$NAME
+	DERIVE_FROM=$CACHE/build/$MMRUST_ARCH KSRC=$PRISTINE ;;
+*) printf 'error: unknown image flavour %s (debug, lto, gcc, distro, distro-norust, nocontpte, production, base or none)\n' "$MMRUST_FLAVOR" >&2; exit 1 ;;
 esac
 # Debian's rustc-web of the LTO image (LLVM 19, as clang-19 and ld.lld-19).
 RUST_LTO_VERSION=1.85.0+dfsg3-1~deb12u3
@@ -94,7 +106,7 @@ export LIBCLANG_PATH=/usr/lib/llvm-19/lib
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
 
-KMAKE=(make -C "$SRC" O="$BUILD" ARCH="$MMRUST_ARCH" LLVM=-19 "CC=ccache clang-19"
+KMAKE=(make -C "$KSRC" O="$BUILD" ARCH="$MMRUST_ARCH" LLVM=-19 "CC=ccache clang-19"
        RUSTC=$RUST_BIN/rustc HOSTRUSTC=$RUST_BIN/rustc RUSTDOC=$RUST_BIN/rustdoc
        "BINDGEN=$TOOLS/bin/bindgen" RUSTFMT=/usr/bin/rustfmt
        CLIPPY_DRIVER=/usr/bin/clippy-driver -j"$(nproc)")

@@ -80,14 +80,16 @@ configs() {
 objects() {
 	local arch=$1 cfg=$2/.config
 	on() { grep -Eq "^CONFIG_$1=[ym]" "$cfg"; }
-	echo mm/slub.o mm/memory.o mm/vmstat.o
+	# The hooked base files (page_alloc.c and pgtable-generic.c: exports
+	# for the KUnit modules, patch 0039).
+	echo mm/slub.o mm/memory.o mm/vmstat.o mm/page_alloc.o mm/pgtable-generic.o
 	! on HUGETLBFS || echo mm/hugetlb.o
 	! on HUGETLB_PAGE_OPTIMIZE_VMEMMAP || echo mm/hugetlb_vmemmap.o
 	! on RUST || echo rust/helpers/helpers.o
 	case $arch in
 	x86_64) echo arch/x86/lib/clear_pages_64.o ;;
 	arm64)
-		echo arch/arm64/lib/clear_pages.o
+		echo arch/arm64/lib/clear_pages.o arch/arm64/mm/fault.o
 		! on ARM64_CONTPTE || echo arch/arm64/mm/contpte.o
 		;;
 	esac

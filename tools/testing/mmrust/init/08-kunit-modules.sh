@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The project's KUnit suites built as modules (the debug image:
-# configs/debug.config), loaded into the running system from here: each
+# configs/debug.config; arm64's contpte suite in the arm64 test image),
+# loaded into the running system from here, those the image has: each
 # module's suites run when it is loaded, and it is unloaded again
 # (kmemleak_clean, later in the boot, checks what the unload left; this
 # test, that the 2 MiB pool has the size it had).  kunit.filter_glob
@@ -14,24 +15,36 @@
 # parses the console for the built-in suites' KTAP.
 
 KUNIT_MODULES="mm_impl_switch_kunit slub_partial_kunit hugetlb_bulk_free_kunit
-hugetlb_vmemmap_gp_kunit clear_pages_batch_kunit"
+hugetlb_vmemmap_gp_kunit clear_pages_batch_kunit contpte_kunit"
 
-# kunit_module_log <module>: loads and unloads it; its kernel log from the
-# load on (without timestamps) on stdout; fails if it cannot be loaded or
-# unloaded.
-kunit_module_log() {
-	local mark="mmrust: loading $1.ko"
-	echo "$mark" > /dev/kmsg
-	insmod "/samples/$1.ko" || { echo "insmod /samples/$1.ko failed"; return 1; }
-	rmmod "$1" || { echo "rmmod $1 failed"; return 1; }
-	dmesg | sed -n "\|$mark|,\$p" | sed '1d; s/^\[[ 0-9.]*\] //'
+# User space at work beside the suites, where contpte is (arm64): a loop
+# that maps 64 KiB mTHP memory, folds and unfolds its blocks and unmaps
+# it (contpte_fork check), so that the contpte suite's exact event counts
+# fail if they count any thread but the test's own.  busy_end stops it
+# and puts the THP settings back.
+busy_begin() {
+	BUSY=""
+	[ -d /sys/kernel/debug/contpte ] && command -v contpte_fork > /dev/null || return 0
+	thp never 1 madvise
+	( while :; do contpte_fork check 1024 > /dev/null 2>&1; done ) &
+	BUSY=$!
+}
+busy_end() {
+	[ -n "$BUSY" ] || return 0
+	kill "$BUSY" && wait "$BUSY" 2> /dev/null
+	thp_defaults
+	echo "note: user space mapped 64 KiB mTHP memory in a loop meanwhile"
 }
 
 test_kunit_suites_as_modules() {
-	local m level all="" rc=0 out suites filter pool
+	local m level all="" rc=0 out suites filter pool present=""
 	case "$(cmdline_param kunit.enable 1)" in
 	0|n|N|false) skip "KUnit disabled in this boot (kunit.enable=0)"; return ;;
 	esac
+	for m in $KUNIT_MODULES; do
+		[ ! -f "/samples/$m.ko" ] || present="$present $m"
+	done
+	[ -n "$present" ] || { skip "the suites are built in: no KUnit module in this image"; return; }
 	# A filter applies to the modules' suites too: a module may run none.
 	filter=$(cmdline_param kunit.filter_glob "")
 	# The suites that empty the 2 MiB pool put its size back.
@@ -39,9 +52,9 @@ test_kunit_suites_as_modules() {
 	set_pool $HP 2 || return 1
 	level=$(cut -f1 /proc/sys/kernel/printk)
 	echo 5 > /proc/sys/kernel/printk
-	for m in $KUNIT_MODULES; do
-		[ -f "/samples/$m.ko" ] || { echo "no /samples/$m.ko"; rc=1; continue; }
-		out=$(kunit_module_log "$m") || { echo "$out"; rc=1; }
+	busy_begin
+	for m in $present; do
+		out=$(module_run_log "/samples/$m.ko" "mmrust: loading $m.ko") || { echo "$out"; rc=1; }
 		# Each module runs a suite at least (without a filter): its
 		# result line.
 		[ -n "$filter" ] || echo "$out" | grep -Eq '^(not )?ok [0-9]+ ' ||
@@ -49,6 +62,7 @@ test_kunit_suites_as_modules() {
 		all="$all$out
 "
 	done
+	busy_end
 	echo "$level" > /proc/sys/kernel/printk
 	[ "$(cat $HP/nr_hugepages)" = 2 ] ||
 		{ echo "the 2 MiB pool: $(cat $HP/nr_hugepages) pages after the loads, 2 before"; rc=1; }
@@ -70,7 +84,7 @@ test_kunit_suites_as_modules() {
 	[ -z "$KTAP_DEV" ] || cat /tmp/kunit-modules.ktap >> "$KTAP_DEV"
 	[ "$suites" -gt 0 ] || fail "no suite ran; the kernel log of the loads:
 $(printf "%s" "$all" | head -40)" || return 1
-	echo "note: $suites suites of $(echo $KUNIT_MODULES | wc -w) modules, loaded and unloaded"
+	echo "note: $suites suites of $(echo $present | wc -w) modules ($(echo $present)), loaded and unloaded"
 	return $rc
 }
-register kunit_suites_as_modules /samples/slub_partial_kunit.ko
+register kunit_suites_as_modules

@@ -142,6 +142,20 @@ kselftest_program() {
 	esac
 }
 
+# module_run_log <ko> <mark>: loads the module <ko> (a path), unloads it,
+# and prints the kernel log from the line <mark>, written just before, on
+# (without it and without timestamps): what a test module printed, its
+# KTAP for a KUnit suite.  Fails, saying why, if the load or the unload
+# fails.
+module_run_log() {
+	local name
+	name=$(basename "$1" .ko)
+	echo "$2" > /dev/kmsg
+	insmod "$1" || { echo "insmod $1 failed"; return 1; }
+	rmmod "$name" || { echo "rmmod $name failed"; return 1; }
+	dmesg | sed -n "\|$2|,\$p" | sed '1d; s/^\[[ 0-9.]*\] //'
+}
+
 # ktap_why <status> <skip reason>: why a status other than 0 or a proper
 # skip is a failure, for the diagnostic line.
 ktap_why() {
