@@ -112,17 +112,25 @@ if [ "$MMRUST_ARCH" = x86_64 ]; then
 	printf 'bench: slub_hackbench_production_rust_over_base_insns = %s\n' "$(ratio $sum_r $sum_b)"
 	printf 'bench: slub_hackbench_production_c_over_base_insns = %s\n' "$(ratio $sum_c $sum_b)"
 else
-	echo "  contpte, k insns (time under -icount), median of $rounds rounds; production (on) over base:"
-	printf '  %-7s %10s %10s %8s %10s %10s %8s\n' kind fork_base fork_prod ratio munmap_base \
-		munmap_prod ratio
+	echo "  contpte, k insns (time under -icount), median of $rounds rounds; production (on) over base;" \
+		"spread of fork: (max - min) / median over the rounds, in percent:"
+	fspread() {
+		grep -h "^$2" "$LOGS/bench-production-$1.log" 2>/dev/null | grep -o " fork_ns=[0-9]*" |
+			cut -d= -f2 | sort -n | awk '{v[NR] = $1} END {if (NR) printf "%.1f",
+				100 * (v[NR] - v[1]) / v[int((NR + 1) / 2)]}'
+	}
+	printf '  %-7s %10s %10s %8s %10s %10s %8s   %s\n' kind fork_base fork_prod ratio munmap_base \
+		munmap_prod ratio "fork spread % (base, prod)"
 	for kind in order0 64k order9; do
 		fb=$(field base "contpte_bench: kind=$kind contpte=out " fork_ns)
 		fp=$(field production "contpte_bench: kind=$kind contpte=on " fork_ns)
 		mb=$(field base "contpte_bench: kind=$kind contpte=out " munmap_ns)
 		mp=$(field production "contpte_bench: kind=$kind contpte=on " munmap_ns)
 		[ -n "$fb" ] && [ -n "$fp" ] || die "contpte $kind: a result is missing"
-		printf '  %-7s %10s %10s %8s %10s %10s %8s\n' $kind "$(mi "$fb")" "$(mi "$fp")" \
-			"$(ratio "$fp" "$fb")" "$(mi "$mb")" "$(mi "$mp")" "$(ratio "$mp" "$mb")"
+		printf '  %-7s %10s %10s %8s %10s %10s %8s   %s %s\n' $kind "$(mi "$fb")" "$(mi "$fp")" \
+			"$(ratio "$fp" "$fb")" "$(mi "$mb")" "$(mi "$mp")" "$(ratio "$mp" "$mb")" \
+			"$(fspread base "contpte_bench: kind=$kind contpte=out ")" \
+			"$(fspread production "contpte_bench: kind=$kind contpte=on ")"
 		printf 'bench: contpte_fork_%s_production_over_base_insns = %s\n' $kind "$(ratio "$fp" "$fb")"
 		printf 'bench: contpte_munmap_%s_production_over_base_insns = %s\n' $kind \
 			"$(ratio "$mp" "$mb")"

@@ -19,7 +19,8 @@
  *	The seed's fork and munmap microbenchmarks.  For each round, with
  *	contpte on and off (/sys/kernel/debug/contpte/on; which goes first
  *	alternates), maps <MiB> and writes to every page, then times fork()
- *	in the parent (the child exits at once) and munmap() of the region.
+ *	in the parent (the child waits, and exits only after the parent's
+ *	clock is read) and munmap() of the region.
  *	The kind sets the THP sysfs knobs: order0 (THP and mTHP never:
  *	4 KiB folios), 64k (the 64 KiB mTHP size always) or order9 (THP
  *	always, then the PMD of each 2 MiB folio split by an mprotect() of
@@ -259,6 +260,7 @@ static void bench_one(const char *kind, size_t len, int on, int round)
 {
 	struct events e0, e1;
 	long long t0, t1, t2, t3;
+	int gate[2];
 	size_t off;
 	char *buf;
 	pid_t pid;
@@ -279,13 +281,29 @@ static void bench_one(const char *kind, size_t len, int on, int round)
 	}
 	read_events(&e1);
 
+	/*
+	 * The child waits on a pipe until the parent has read its clock: its
+	 * exit, which tears down a copy of the whole region, must not fall
+	 * in the window, as it would whenever the scheduler ran the child
+	 * first (one vCPU) or, under -icount, whose clock counts every vCPU's
+	 * instructions, beside the parent (two).
+	 */
+	if (pipe(gate))
+		die("pipe");
 	t0 = now_ns();
 	pid = fork();
-	if (pid == 0)
-		_exit(0);
+	if (pid == 0) {
+		char c;
+
+		_exit(read(gate[0], &c, 1) == 1 ? 0 : 1);
+	}
 	t1 = now_ns();
 	if (pid < 0)
 		die("fork");
+	if (write(gate[1], "x", 1) != 1)
+		die("write");
+	close(gate[0]);
+	close(gate[1]);
 	if (waitpid(pid, NULL, 0) != pid)
 		die("waitpid");
 	t2 = now_ns();
