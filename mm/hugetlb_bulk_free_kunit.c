@@ -711,9 +711,12 @@ static bool pmd_among(unsigned long pmd, const unsigned long *pfns, unsigned int
 	return false;
 }
 
-/* 2 MiB blocks held back at most (1 GiB) while looking for whole PMDs. */
-#define GROW_HOLD_MAX	512
-#define GROW_FALLBACK_N	16
+/*
+ * Free memory, in pages, left to the rest of the system while the case
+ * holds 2 MiB blocks back (it stops taking more there).
+ */
+#define GROW_HOLD_RESERVE	(SZ_512M >> PAGE_SHIFT)
+#define GROW_FALLBACK_N		16
 
 static void put_folio_list(void *list)
 {
@@ -733,8 +736,10 @@ static void put_folio_list(void *list)
  * Earlier pools split the PMDs of the blocks the buddy hands out first,
  * so the case first takes free 2 MiB blocks and holds back those whose
  * PMD is split (the page tables say which) until it has 16 whose PMD is
- * whole; it gives these back just before the grow, which takes them (the
- * last freed is handed out first).  The expected count comes from the
+ * whole, or until 512 MiB are left free (a KUnit boot's earlier suites
+ * split the PMDs of more than 1 GiB); it gives the blocks of whole PMDs
+ * back just before the grow, which takes them (the last freed is handed
+ * out first).  The expected count comes from the
  * page tables read before the grow: the new folios' distinct PMDs that
  * were whole then; a folio from a block the case never saw adds at most
  * one.  Every folio is optimized all the same, after two batch flushes.
@@ -747,6 +752,7 @@ static void test_grow_split_failure_remaps_split_whole_pmds(struct kunit *test)
 	struct list_head *held;
 	struct folio *folio;
 	unsigned int i, n_whole = 0, n_held = 0, n_grown, optimized;
+	bool exhausted = false;
 
 	hugetlb_bulk_kunit_use_hvo(test, true);
 	empty_pool(test, h);
@@ -754,10 +760,13 @@ static void test_grow_split_failure_remaps_split_whole_pmds(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, held);
 	INIT_LIST_HEAD(held);
 	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, put_folio_list, held));
-	while (n_whole < GROW_FALLBACK_N && n_held < GROW_HOLD_MAX) {
+	while (n_whole < GROW_FALLBACK_N &&
+	       global_zone_page_state(NR_FREE_PAGES) > GROW_HOLD_RESERVE) {
 		folio = folio_alloc(htlb_alloc_mask(h) | __GFP_NORETRY, huge_page_order(h));
-		if (!folio)
+		if (!folio) {
+			exhausted = true;
 			break;
+		}
 		list_add_tail(&folio->lru, held);
 		if (hugetlb_bulk_vmemmap_pmd_whole(&folio->page))
 			whole[n_whole++] = folio_pfn(folio);
@@ -767,7 +776,7 @@ static void test_grow_split_failure_remaps_split_whole_pmds(struct kunit *test)
 	if (!n_whole)
 		kunit_skip(test, "no free 2 MiB block with its vmemmap PMD whole among %u", n_held);
 	/* Short of blocks: the grow below could not get its 16 either. */
-	if (n_whole < GROW_FALLBACK_N && n_held < GROW_HOLD_MAX)
+	if (n_whole < GROW_FALLBACK_N && exhausted)
 		kunit_skip(test, "only %u free 2 MiB blocks, %u of them of a whole PMD: too few",
 			   n_held + n_whole, n_whole);
 	/* The blocks of whole PMDs go back to the buddy; the rest stay held. */

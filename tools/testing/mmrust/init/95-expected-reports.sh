@@ -40,8 +40,8 @@ register folio_list_corruption_caught /samples/folio_list_debug_test.ko
 # null hstate leaves the list whole and WARNs; a folio dropped as an
 # UnlinkedFolio (what a path that forgot it would do) is reported with a
 # WARN and left as it was: its hugetlb flag and reference count
-# unchanged, on no list.  The bulk free then frees every folio: the pool empties and the
-# buddy gets its pages back.
+# unchanged, on no list.  The bulk free then frees every folio: the pool
+# empties and the buddy gets its pages back.
 test_hugetlb_leaks_reported() {
 	local out want before
 	empty_pool || return 1
