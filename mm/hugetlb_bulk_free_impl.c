@@ -64,9 +64,10 @@ EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_breakdown);
  * called without an hstate must leave the list as it was and WARN; one
  * folio taken off the list and dropped by Rust as an UnlinkedFolio (as a
  * path that forgot it would) must be reported with a WARN and left as it
- * was (its hugetlb flag, references and links unchanged).  The folio goes back on the list, and the bulk free then frees
- * them all.  What it saw goes to the kernel log ("leak check: ..."), for
- * the boot test hugetlb_leaks_reported (init/95-expected-reports.sh).
+ * was (its hugetlb flag, references and links unchanged).  The folio goes
+ * back on the list, and the bulk free then frees them all.  What it saw
+ * goes to the kernel log ("leak check: ..."), for the boot test
+ * hugetlb_leaks_reported (init/95-expected-reports.sh).
  */
 static void hugetlb_bulk_check_leak_reports(struct list_head *folio_list)
 {
