@@ -69,22 +69,23 @@ for flavor in base production; do
 	grep -Eq '^(hackbench_bench|contpte_bench): ' "$log" || die "no results in $log"
 done
 
-# field <flavor> <line prefix and key=value filter> <field>: the median of
-# <field> over the matching lines of that image's boot.
-field() {
-	grep -h "^$2" "$LOGS/bench-production-$1.log" 2>/dev/null |
-		grep -o " $3=[0-9]*" | cut -d= -f2 | median || true
+# values <flavor> <line prefix and key=value filter> <field>: <field> of
+# every matching line of that image's boot, one a line.
+values() {
+	grep -h "^$2" "$LOGS/bench-production-$1.log" 2>/dev/null | grep -o " $3=[0-9]*" | cut -d= -f2
+}
+# field <flavor> <filter> <field>: their median; spread <flavor> <filter>
+# <field>: (max - min) / median, in percent.
+field() { values "$@" | median || true; }
+spread() {
+	values "$@" | sort -n | awk '{v[NR] = $1} END {if (NR) printf "%.1f",
+		100 * (v[NR] - v[1]) / v[int((NR + 1) / 2)]}'
 }
 mi() { [ -z "$1" ] || awk -v v="$1" 'BEGIN {printf "%.1f", v / 1000}'; }
 
 if [ "$MMRUST_ARCH" = x86_64 ]; then
 	echo "  hackbench, M insns (time under -icount), median of $reps; production over base;" \
 		"spread: (max - min) / median over the repetitions, in percent:"
-	spread() {
-		grep -h "^$2" "$LOGS/bench-production-$1.log" 2>/dev/null | grep -o " time_ms=[0-9]*" |
-			cut -d= -f2 | sort -n | awk '{v[NR] = $1} END {if (NR) printf "%.1f",
-				100 * (v[NR] - v[1]) / v[int((NR + 1) / 2)]}'
-	}
 	printf '  %-7s %6s %10s %10s %10s %8s %8s   %s\n' mode groups base prod_rust prod_c rust c \
 		"spread % (base, rust, c)"
 	sum_b=0 sum_r=0 sum_c=0
@@ -96,9 +97,9 @@ if [ "$MMRUST_ARCH" = x86_64 ]; then
 			[ -n "$b" ] && [ -n "$r" ] && [ -n "$c" ] || die "hackbench $mode g$g: a result is missing"
 			printf '  %-7s %6s %10s %10s %10s %8s %8s   %s %s %s\n' $mode "$g" "$b" "$r" "$c" \
 				"$(ratio "$r" "$b")" "$(ratio "$c" "$b")" \
-				"$(spread base "hackbench_bench: impl=base mode=$mode groups=$g ")" \
-				"$(spread production "hackbench_bench: impl=rust mode=$mode groups=$g ")" \
-				"$(spread production "hackbench_bench: impl=c mode=$mode groups=$g ")"
+				"$(spread base "hackbench_bench: impl=base mode=$mode groups=$g " time_ms)" \
+				"$(spread production "hackbench_bench: impl=rust mode=$mode groups=$g " time_ms)" \
+				"$(spread production "hackbench_bench: impl=c mode=$mode groups=$g " time_ms)"
 			printf 'bench: hackbench_%s_g%s_production_rust_over_base_insns = %s\n' $mode "$g" \
 				"$(ratio "$r" "$b")"
 			printf 'bench: hackbench_%s_g%s_production_c_over_base_insns = %s\n' $mode "$g" \
@@ -114,11 +115,6 @@ if [ "$MMRUST_ARCH" = x86_64 ]; then
 else
 	echo "  contpte, k insns (time under -icount), median of $rounds rounds; production (on) over base;" \
 		"spread of fork: (max - min) / median over the rounds, in percent:"
-	fspread() {
-		grep -h "^$2" "$LOGS/bench-production-$1.log" 2>/dev/null | grep -o " fork_ns=[0-9]*" |
-			cut -d= -f2 | sort -n | awk '{v[NR] = $1} END {if (NR) printf "%.1f",
-				100 * (v[NR] - v[1]) / v[int((NR + 1) / 2)]}'
-	}
 	printf '  %-7s %10s %10s %8s %10s %10s %8s   %s\n' kind fork_base fork_prod ratio munmap_base \
 		munmap_prod ratio "fork spread % (base, prod)"
 	for kind in order0 64k order9; do
@@ -129,8 +125,8 @@ else
 		[ -n "$fb" ] && [ -n "$fp" ] || die "contpte $kind: a result is missing"
 		printf '  %-7s %10s %10s %8s %10s %10s %8s   %s %s\n' $kind "$(mi "$fb")" "$(mi "$fp")" \
 			"$(ratio "$fp" "$fb")" "$(mi "$mb")" "$(mi "$mp")" "$(ratio "$mp" "$mb")" \
-			"$(fspread base "contpte_bench: kind=$kind contpte=out ")" \
-			"$(fspread production "contpte_bench: kind=$kind contpte=on ")"
+			"$(spread base "contpte_bench: kind=$kind contpte=out " fork_ns)" \
+			"$(spread production "contpte_bench: kind=$kind contpte=on " fork_ns)"
 		printf 'bench: contpte_fork_%s_production_over_base_insns = %s\n' $kind "$(ratio "$fp" "$fb")"
 		printf 'bench: contpte_munmap_%s_production_over_base_insns = %s\n' $kind \
 			"$(ratio "$mp" "$mb")"
