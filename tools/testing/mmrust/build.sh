@@ -106,7 +106,10 @@ pid=$!
 while kill -0 $pid 2>/dev/null; do
 	sleep 20
 	kill -0 $pid 2>/dev/null || break
-	last=$(grep -E '^  [A-Z]' "$log" | tail -1 | sed 's/^ *//')
+	# || true: before make's first "  CC"-style line there is none to
+	# show, and under pipefail grep's "no match" ended this script with
+	# the build still running (exit 1, no message; seen in a make test).
+	last=$(grep -E '^  [A-Z]' "$log" | tail -1 | sed 's/^ *//') || true
 	say "  ... $(( $(date +%s) - start ))s, $(grep -cE '^  (CC|RUSTC)' "$log") objects compiled, now: $last"
 done
 if ! wait $pid; then
