@@ -33,9 +33,14 @@
 //! are in the types: what may sleep (a vmemmap restore waits for a grace
 //! period, a free may reschedule) takes a shared borrow of the call's one
 //! [`Sleepable`], and [`Sleepable::lock`] borrows it exclusively for as
-//! long as the [`HugetlbLock`] it returns lives.  So nothing that sleeps
-//! can be called with the lock held, and the lock cannot be taken twice:
-//! the borrow checker refuses either.
+//! long as the [`HugetlbLock`] it returns lives.  So, while the guard is
+//! kept, nothing that sleeps can be called with the lock held and the lock
+//! cannot be taken twice: the borrow checker refuses either.  A guard
+//! given up without its drop (`core::mem::forget()`, safe as for any guard)
+//! ends the borrow with the lock still held; that breaks no memory rule,
+//! and the kernel's checkers report what follows: [`Sleepable::new`] and
+//! [`Sleepable::lock`] assert that the lock is not held (lockdep) and that
+//! the task may sleep (`might_sleep()`, `CONFIG_DEBUG_ATOMIC_SLEEP`).
 
 use core::marker::PhantomData;
 use core::ops::Deref;
@@ -204,9 +209,10 @@ impl Hstate {
     /// pool still counts.
     unsafe fn free_folio(&self, _ctx: &Sleepable, folio: UnlinkedFolio) {
         // SAFETY: the hstate is live (type invariant) and the folio ours,
-        // off every list, ready to be freed (the caller's promise);
+        // off every list, ready to be freed (the caller's promise).  That
         // `hugetlb_lock` is not held and the CPU may sleep (`Sleepable`'s
-        // invariant, not borrowed by a lock).
+        // invariant, not borrowed by a lock) is the function's context, not
+        // a memory rule.
         unsafe { bindings::hugetlb_bulk_free_folio(self.as_ptr(), folio.into_raw().as_ptr()) };
     }
 }
@@ -226,15 +232,17 @@ struct Sleepable {
 }
 
 impl Sleepable {
-    /// The context of the bulk free the current task is in.
+    /// The context of the bulk free the current task is in: one per call
+    /// of the entry point, made there.
     ///
-    /// # Safety
-    ///
-    /// The current task may sleep and does not hold `hugetlb_lock`, for the
-    /// value's lifetime (but while a lock taken from it is held), and
-    /// creates no other `Sleepable` meanwhile.
-    unsafe fn new() -> Self {
-        // INVARIANT: by the caller's promise.
+    /// That the task may sleep and holds no `hugetlb_lock` is the entry
+    /// point's documented context, and no memory-safety rule: it is checked
+    /// here under lockdep and `CONFIG_DEBUG_ATOMIC_SLEEP`
+    /// (`hugetlb_bulk_might_sleep()`), not promised through `unsafe`.
+    fn new() -> Self {
+        // SAFETY: no precondition; the C function only checks the context.
+        unsafe { bindings::hugetlb_bulk_might_sleep() };
+        // INVARIANT: the context the checks above assert.
         Self {
             _not_send: PhantomData,
         }
@@ -244,9 +252,14 @@ impl Sleepable {
     /// context is borrowed until the guard is dropped, so nothing that
     /// sleeps, and no second lock, can be reached meanwhile.
     fn lock(&mut self) -> HugetlbLock<'_> {
-        // SAFETY: the task does not hold the lock and may sleep (type
-        // invariant: no `HugetlbLock` borrows `self`, which is borrowed
-        // exclusively here); taking it disables interrupts.
+        // SAFETY: no precondition; the C function checks the context (a
+        // guard given up with `mem::forget()` left the lock held: lockdep
+        // reports it here, before the lock is taken again).
+        unsafe { bindings::hugetlb_bulk_might_sleep() };
+        // SAFETY: taking the lock has no memory-safety precondition; the
+        // task does not hold it (type invariant: no `HugetlbLock` borrows
+        // `self`, which is borrowed exclusively here).  Taking it disables
+        // interrupts.
         unsafe { bindings::hugetlb_bulk_lock() };
         // INVARIANT: the lock was just taken.
         HugetlbLock { _ctx: PhantomData }
@@ -378,7 +391,11 @@ fn update_and_free_pages_bulk(ctx: &mut Sleepable, h: &Hstate, list: &mut Folios
 ///
 /// `h` is null or points to a live hstate, and `folio_list` to a list of
 /// its folios linked by `lru`, removed from the pool and owned by the
-/// caller, who does not hold `hugetlb_lock` and may sleep.
+/// caller.
+///
+/// The caller does not hold `hugetlb_lock` and may sleep (as for C's
+/// `update_and_free_pages_bulk()`; checked under lockdep and
+/// `CONFIG_DEBUG_ATOMIC_SLEEP`, see [`Sleepable::new`]).
 #[no_mangle]
 pub unsafe extern "C" fn hugetlb_rust_update_and_free_pages_bulk(
     h: *mut bindings::hstate,
@@ -406,9 +423,9 @@ pub unsafe extern "C" fn hugetlb_rust_update_and_free_pages_bulk(
     };
     // INVARIANT: live by the caller's promise.
     let h = Hstate(h);
-    // SAFETY: the caller may sleep and does not hold `hugetlb_lock` (its
-    // promise), for the whole call; this is the call's only `Sleepable`.
-    let mut ctx = unsafe { Sleepable::new() };
+    // The call's only `Sleepable`: the caller may sleep and does not hold
+    // `hugetlb_lock` (its documented context, checked by `new()`).
+    let mut ctx = Sleepable::new();
     update_and_free_pages_bulk(&mut ctx, &h, &mut list);
 }
 

@@ -9,6 +9,7 @@
 
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
+#include <linux/hugetlb.h>
 #include <linux/hugetlb_bulk_free.h>
 #include <linux/init.h>
 #include <linux/ktime.h>
@@ -467,5 +468,108 @@ bool hugetlb_bulk_vmemmap_pmd_whole(const struct page *page)
 	return whole;
 }
 EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_vmemmap_pmd_whole);
+
+/*
+ * What the suite reads or sets under hugetlb_lock, which is not exported
+ * to modules: each helper takes it for one narrow job.
+ */
+
+/**
+ * hugetlb_bulk_kunit_free_folios() - Look at the free folios of a pool.
+ * @h: The hstate.
+ * @pfns: Where to record the first pfn of each free folio, or NULL.
+ * @max: How many pfns @pfns has room for.
+ * @optimized: Where to count the free folios that are vmemmap-optimized,
+ *	or NULL.
+ *
+ * Walks the free lists of every node with memory under hugetlb_lock.
+ *
+ * Return: the number of free folios, those past @max included.
+ */
+unsigned int hugetlb_bulk_kunit_free_folios(struct hstate *h, unsigned long *pfns,
+					    unsigned int max, unsigned int *optimized)
+{
+	unsigned int n = 0, n_optimized = 0;
+	struct folio *folio;
+	int nid;
+
+	spin_lock_irq(&hugetlb_lock);
+	for_each_node_state(nid, N_MEMORY) {
+		list_for_each_entry(folio, &h->hugepage_freelists[nid], lru) {
+			if (pfns && n < max)
+				pfns[n] = folio_pfn(folio);
+			n_optimized += folio_test_hugetlb_vmemmap_optimized(folio);
+			n++;
+		}
+	}
+	spin_unlock_irq(&hugetlb_lock);
+	if (optimized)
+		*optimized = n_optimized;
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_kunit_free_folios);
+
+/**
+ * hugetlb_bulk_kunit_set_overcommit() - Set the overcommit limit of a pool.
+ * @h: The hstate.
+ * @count: How many surplus pages the pool may allocate.
+ *
+ * What a write to nr_overcommit_hugepages does.
+ *
+ * Return: the limit before.
+ */
+unsigned long hugetlb_bulk_kunit_set_overcommit(struct hstate *h, unsigned long count)
+{
+	unsigned long old;
+
+	spin_lock_irq(&hugetlb_lock);
+	old = h->nr_overcommit_huge_pages;
+	h->nr_overcommit_huge_pages = count;
+	spin_unlock_irq(&hugetlb_lock);
+	return old;
+}
+EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_kunit_set_overcommit);
+
+/**
+ * hugetlb_bulk_kunit_drop_leaked_counts() - Take back counts no folio backs.
+ * @h: The hstate, none of whose folios is in use.
+ *
+ * For the cases of the pool's accounting: one that finds a surplus or a
+ * temporary unit left behind calls this, so that the cases after it start
+ * from a sound pool.  With no folio of @h in use, none is temporary and
+ * every surplus folio is free: each node's temporary count goes to 0, its
+ * surplus count down to its number of folios if above, and the global
+ * counts to the sums over the nodes.
+ *
+ * Return: true if a count was wrong.
+ */
+bool hugetlb_bulk_kunit_drop_leaked_counts(struct hstate *h)
+{
+	unsigned long surplus = 0;
+	bool wrong = false;
+	int nid;
+
+	spin_lock_irq(&hugetlb_lock);
+	for_each_node(nid) {
+		unsigned int nr = h->nr_huge_pages_node[nid];
+
+		if (h->surplus_huge_pages_node[nid] > nr) {
+			h->surplus_huge_pages_node[nid] = nr;
+			wrong = true;
+		}
+		surplus += h->surplus_huge_pages_node[nid];
+		if (h->temporary_huge_pages_node[nid]) {
+			h->temporary_huge_pages_node[nid] = 0;
+			wrong = true;
+		}
+	}
+	if (h->surplus_huge_pages != surplus || h->temporary_huge_pages)
+		wrong = true;
+	h->surplus_huge_pages = surplus;
+	h->temporary_huge_pages = 0;
+	spin_unlock_irq(&hugetlb_lock);
+	return wrong;
+}
+EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_kunit_drop_leaked_counts);
 #endif /* CONFIG_KUNIT */
 #endif /* CONFIG_HUGETLB_BULK_FREE_DEBUG */

@@ -4,12 +4,14 @@
  * against values derived here and against the C original.
  */
 #include <kunit/test.h>
+#include <linux/cpu.h>
 #include <linux/kernfs.h>
 #include <linux/prandom.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/slub_partial.h>
 #include <linux/sysfs.h>
+#include <linux/workqueue.h>
 
 #include "slab.h"
 
@@ -491,6 +493,72 @@ static void test_push_bound_random_pattern(struct kunit *test)
 	expect_ran(test, &calls, *impl, max);
 }
 
+/* One CPU's partial list of a cache, counted on that CPU (work_on_cpu()). */
+struct cpu_walk {
+	struct kmem_cache *s;
+	int head_slabs;
+};
+
+static long walk_this_cpu(void *arg)
+{
+	struct cpu_walk *w = arg;
+
+	return slub_cpu_partial_count(w->s, &w->head_slabs);
+}
+
+/*
+ * The walk of the churn driver's debugfs "walk" (mm/slub_partial_churn.c:
+ * every online CPU's list, each counted on its own CPU, against the count
+ * its head records and the limit), over a cache of the test's own, one of
+ * whose lists the test fills first: the seed's pattern leaves this CPU's
+ * list as long as its last push made it, the other CPUs' empty (the cache
+ * is the test's alone).  The walk must find that list: a walk that passes
+ * with every list empty proves nothing.  The suite needs
+ * CONFIG_SLUB_CPU_PARTIAL; a cache may still keep no per-cpu partial slabs
+ * (slub_debug), and the case skips there.
+ */
+static void test_walk_finds_the_filled_list(struct kunit *test)
+{
+	const enum slub_partial_impl *impl = test->param_value;
+	struct kmem_cache *s = test_cache(test, "slub_partial_test_walk", 0);
+	unsigned int trace[TEST_SLABS + 1], n, lists = 0, limit;
+	struct mm_impl_switch_snapshot calls;
+	int cpu, filled;
+
+	/* mm/slub.c's kmem_cache_has_cpu_partial(), which a module cannot call. */
+	if (s->flags & SLAB_DEBUG_FLAGS)
+		kunit_skip(test, "%s keeps no per-cpu partial slabs (a debugged cache: slub_debug)",
+			   s->name);
+	use_impl(test, *impl);
+	set_cpu_partial_objects(test, s, TEST_CPU_PARTIAL);
+	limit = s->cpu_partial_slabs;
+
+	pin_cpu(test);
+	filled = smp_processor_id();
+	mm_impl_switch_snapshot(&slub_partial_switch, &calls);
+	run_one_free_object_pattern(test, s, trace, &n);
+	KUNIT_ASSERT_GE(test, n, TEST_SLABS - 2);
+	expect_ran(test, &calls, *impl, n);
+	/* Nothing else uses the cache: the list stays as the last push left it. */
+	kunit_release_action(test, enable_migration, NULL);
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		struct cpu_walk w = { .s = s };
+		long nr = work_on_cpu(cpu, walk_this_cpu, &w);
+
+		KUNIT_EXPECT_EQ_MSG(test, nr, (long)w.head_slabs, "CPU %d", cpu);
+		KUNIT_EXPECT_LE_MSG(test, nr, (long)limit, "CPU %d", cpu);
+		KUNIT_EXPECT_EQ_MSG(test, nr, cpu == filled ? (long)trace[n - 1] : 0L,
+				    "CPU %d (the list filled: CPU %d's)", cpu, filled);
+		lists += nr > 0;
+	}
+	cpus_read_unlock();
+	KUNIT_ASSERT_GT_MSG(test, lists, 0U,
+			    "the walk found no non-empty per-cpu partial list of %s, after %u pushes on CPU %d",
+			    s->name, n, filled);
+}
+
 /* Writes @buf to /sys/kernel/slab/<s>/cpu_partial through its sysfs ops. */
 static ssize_t cpu_partial_write(struct kunit *test, struct kmem_cache *s, const char *buf)
 {
@@ -726,6 +794,7 @@ static struct kunit_case slub_partial_test_cases[] = {
 	KUNIT_CASE_PARAM(test_push_bound_one_free_object, impl_gen_params),
 	KUNIT_CASE_PARAM(test_push_bound_random_pattern, impl_gen_params),
 	KUNIT_CASE(test_push_rust_matches_c),
+	KUNIT_CASE_PARAM(test_walk_finds_the_filled_list, impl_gen_params),
 	KUNIT_CASE_PARAM(test_cpu_partial_store_accepts, impl_gen_params),
 	KUNIT_CASE_PARAM(test_cpu_partial_store_rejects, impl_gen_params),
 	KUNIT_CASE_PARAM(test_new_cache_defaults, impl_gen_params),

@@ -38,6 +38,7 @@ long hugetlb_bulk_vmemmap_restore_folios(struct hstate *h,
 					 struct list_head *folio_list,
 					 struct list_head *non_hvo_folios);
 int hugetlb_bulk_vmemmap_restore_folio(struct hstate *h, struct folio *folio);
+void hugetlb_bulk_might_sleep(void);
 void hugetlb_bulk_lock(void);
 void hugetlb_bulk_unlock(void);
 void hugetlb_bulk_folio_clear_hugetlb(struct folio *folio);
@@ -236,6 +237,10 @@ struct kunit;
 struct page;
 void hugetlb_bulk_kunit_use_hvo(struct kunit *test, bool on);
 bool hugetlb_bulk_vmemmap_pmd_whole(const struct page *page);
+unsigned int hugetlb_bulk_kunit_free_folios(struct hstate *h, unsigned long *pfns,
+					    unsigned int max, unsigned int *optimized);
+unsigned long hugetlb_bulk_kunit_set_overcommit(struct hstate *h, unsigned long count);
+bool hugetlb_bulk_kunit_drop_leaked_counts(struct hstate *h);
 #endif
 
 #endif /* _LINUX_HUGETLB_BULK_FREE_H */

@@ -19,8 +19,10 @@
 #include <generated/mmrust_offsets.h>
 
 /*
- * bindgen cannot name a member of an anonymous union portably, nor see
- * every macro whatever the configuration: kernel::mm reads these instead.
+ * bindgen names a member of an anonymous union by position
+ * (__bindgen_anon_N), and cannot see every macro whatever the
+ * configuration: kernel::mm checks the path it uses to folio->lru against
+ * the compiler's offset below, and reads the macro's value.
  */
 const size_t RUST_CONST_HELPER_MMRUST_FOLIO_LRU_OFFSET = offsetof(struct folio, lru);
 const unsigned int RUST_CONST_HELPER_MMRUST_MAX_PAGE_ORDER = MAX_PAGE_ORDER;

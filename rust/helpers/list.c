@@ -29,6 +29,24 @@ bool rust_helper_list_empty(const struct list_head *head)
 }
 
 /*
+ * list_del_init() that says whether the list checks let it unlink @entry:
+ * false when CONFIG_LIST_HARDENED or CONFIG_DEBUG_LIST found the links
+ * around it corrupted (and reported them), in which case nothing was
+ * unlinked.  @entry is re-initialised either way, as by list_del_init().
+ * The verdict is __list_del_entry_valid()'s, the check __list_del_entry()
+ * itself makes, so the caller need not read the corrupted links to infer it.
+ */
+bool rust_helper_list_del_init_valid(struct list_head *entry)
+{
+	bool valid = __list_del_entry_valid(entry);
+
+	if (valid)
+		__list_del(entry->prev, entry->next);
+	INIT_LIST_HEAD(entry);
+	return valid;
+}
+
+/*
  * kernel::mm::folio_list found a list's links corrupted (an unlink refused
  * by the list checks, or leading back to itself): it gives the list up,
  * leaking the folios still on it, and says so as a C list check would.

@@ -54,6 +54,11 @@ pub mod folio_list;
 /// A prototype that differs (an `unsigned long` returned, say) fails the
 /// build with E0308; `make mutants` keeps a mutant of the SLUB entry points
 /// that checks it (`tools/testing/mmrust/mutants/28-slub-prototype-drift.patch`).
+///
+/// The check covers only the functions named, so the list must name every
+/// one: for the Rust files of `mm/`, Kbuild (`mm/Makefile.mmrust`) stops
+/// the build when a file defines a `#[no_mangle]` function that no
+/// `assert_c_prototypes!` of the file names.
 #[macro_export]
 macro_rules! assert_c_prototypes {
     ($($name:ident),+ $(,)?) => {

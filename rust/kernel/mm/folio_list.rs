@@ -26,10 +26,17 @@ use crate::{bindings, init::PinInit, pin_init, types::Opaque};
 use core::{marker::PhantomData, pin::Pin, ptr::NonNull};
 use macros::{pin_data, pinned_drop};
 
-/// Offset of `lru` in `struct folio` (computed by the C compiler for
-/// bindgen: `lru` is a member of anonymous unions, which bindgen names by
-/// position).
-const LRU_OFFSET: usize = bindings::MMRUST_FOLIO_LRU_OFFSET;
+/// Offset of `lru` in `struct folio`, by its typed field: `lru` is a member
+/// of anonymous unions, which bindgen names by position.
+const LRU_OFFSET: usize = core::mem::offset_of!(
+    bindings::folio,
+    __bindgen_anon_1.__bindgen_anon_1.__bindgen_anon_1.lru
+);
+
+// The field reached above is C's `folio->lru` (the C compiler's
+// `offsetof(struct folio, lru)`), not another member that bindgen numbered
+// the same way: a `struct folio` that moves `lru` fails the build here.
+const _: () = assert!(LRU_OFFSET == bindings::MMRUST_FOLIO_LRU_OFFSET);
 
 /// The `lru` field of `folio`.
 ///
@@ -38,9 +45,18 @@ const LRU_OFFSET: usize = bindings::MMRUST_FOLIO_LRU_OFFSET;
 /// `folio` points to a `struct folio`.
 #[inline(always)]
 unsafe fn lru_of(folio: NonNull<bindings::folio>) -> NonNull<bindings::list_head> {
-    // SAFETY: `lru` is `LRU_OFFSET` bytes into the folio `folio` points to
-    // (the caller's promise), so the result is inside it, not null.
-    unsafe { NonNull::new_unchecked(folio.as_ptr().cast::<u8>().add(LRU_OFFSET).cast()) }
+    // SAFETY: `folio` points to a folio (the caller's promise); the place
+    // of its `lru` field is only named, not read, and is inside it, so not
+    // null. The field's type is `list_head`, checked by the compiler.
+    unsafe {
+        NonNull::new_unchecked(core::ptr::addr_of_mut!(
+            (*folio.as_ptr())
+                .__bindgen_anon_1
+                .__bindgen_anon_1
+                .__bindgen_anon_1
+                .lru
+        ))
+    }
 }
 
 /// The folio whose `lru` field is `entry`.
@@ -423,9 +439,19 @@ impl<'a, T: ListFolio> FolioList<'a, T> {
     /// `Documentation/mm/mmrust/hugetlb-bulk-free.rst`): it is written here, the two marked stores
     /// of `INIT_LIST_HEAD()`. It checks nothing, like C's
     /// `list_for_each_entry_safe()` over a list cut off its head; the chain
-    /// it walks is no list's any more. If the unlink of the head is refused
-    /// (corrupted links, reported by the list checks), the drain hands out
-    /// nothing and the list ends, as for [`FolioList::pop_front`].
+    /// it walks is no list's any more. One compare guards it: an entry whose
+    /// `next` leads back to itself (not to the first entry) would be handed
+    /// out again and again, so the drain hands it out once, reports the
+    /// list with a `WARN` and hands out nothing more; the folios past it
+    /// (none reachable) are leaked. A longer loop that does not pass the
+    /// first entry is not seen, as by C's walk.
+    ///
+    /// If the list checks (`CONFIG_LIST_HARDENED`, `CONFIG_DEBUG_LIST`)
+    /// refuse the unlink of the head (corrupted links, which they report),
+    /// the drain hands out nothing and the list ends, as for
+    /// [`FolioList::pop_front`]. The verdict is the list code's own
+    /// (`__list_del_entry_valid()`), asked before anything is read through
+    /// the links it found corrupted.
     ///
     /// # Examples
     ///
@@ -514,17 +540,13 @@ impl<'a, T: ListFolio> FolioList<'a, T> {
         }
         // SAFETY: the head is this list's (type invariant).
         let first = unsafe { next_of(self.head) };
-        // SAFETY: the head is this list's: `list_del_init()` takes it out of
-        // the ring of entries (checked as any unlink), which stays linked
-        // in order, the last entry leading back to the first, and leaves
-        // the head an empty list.
-        unsafe { bindings::list_del_init(self.head.as_ptr()) };
-        // SAFETY: `first` is an entry of the ring, ours; after the unlink
-        // its `prev` is the last entry, whose `next` is `first` again.
-        // Anything else means the list checks refused the unlink (the
-        // head was still re-initialised): the ring still leads to the
-        // head, and walking it would take the head for a folio.
-        let unlinked = unsafe { (*(*first.as_ptr()).prev).next == first.as_ptr() };
+        // SAFETY: the head is this list's: `list_del_init_valid()` takes it
+        // out of the ring of entries, which stays linked in order, the last
+        // entry leading back to the first, and leaves the head an empty
+        // list. It returns false if the list checks refused the unlink
+        // (the head was still re-initialised): the ring then still leads to
+        // the head, and walking it would take the head for a folio.
+        let unlinked = unsafe { bindings::list_del_init_valid(self.head.as_ptr()) };
         if !unlinked {
             self.abandon();
             // INVARIANT: nothing to hand out.
@@ -637,6 +659,10 @@ pub struct Drain<'a, T: ListFolio> {
 
 impl<T: ListFolio> Drain<'_, T> {
     /// The next entry of the chain, and the chain's rest past it.
+    ///
+    /// An entry whose `next` is itself, other than the last one of a chain
+    /// of one, ends the chain after it: taken again it would be handed out
+    /// twice.
     #[inline(always)]
     fn take_next(&mut self) -> Option<NonNull<bindings::list_head>> {
         let entry = self.next?;
@@ -644,9 +670,28 @@ impl<T: ListFolio> Drain<'_, T> {
         // invariant), its `next` the following entry, or `first` after the
         // last one.
         let after = unsafe { next_of(entry) };
-        // INVARIANT: the rest of the chain starts at `after`, if any.
-        self.next = (after != self.first).then_some(after);
+        if after == self.first {
+            // INVARIANT: `entry` was the last one.
+            self.next = None;
+        } else if after == entry {
+            self.corrupted();
+        } else {
+            // INVARIANT: the rest of the chain starts at `after`.
+            self.next = Some(after);
+        }
         Some(entry)
+    }
+
+    /// Gives up the rest of a chain found leading back to the entry just
+    /// taken: reports it (a `WARN`) and hands out nothing more; the folios
+    /// not yet handed out are lost (leaked), as for [`FolioList::pop_front`].
+    #[cold]
+    fn corrupted(&mut self) {
+        // SAFETY: the head is the list's (type invariant); the helper only
+        // prints its address.
+        unsafe { bindings::folio_list_corrupted(self.head.as_ptr()) };
+        // INVARIANT: nothing more to hand out.
+        self.next = None;
     }
 }
 

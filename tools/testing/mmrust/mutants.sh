@@ -9,6 +9,9 @@
 #   # Run: <kernel parameters of one boot> (not for host)
 #   # Expect: <test name pattern> ...   (shell patterns, one must fail;
 #   #         "(build)" for a bug the build itself must refuse)
+#   # Build-error: <string>   (with "(build)": the error the build must
+#   #         stop with, a fixed string one of its error lines contains,
+#   #         e.g. rustc's code E0308)
 #   --- a/<path>
 #   +++ b/<path>
 #   ...
@@ -16,7 +19,11 @@
 # For each (ONLY=<name>[,<name>...] picks some): apply it to the prepared tree, rebuild
 # the image incrementally (host: the host tests, rusttest.sh), boot it once
 # with the parameters of its Run line ('test.sh one'), take it back off,
-# and record which of the expected tests failed.  Ends with the table
+# and record which of the expected tests failed.  A build that fails
+# counts as "(build)" only with the error of its Build-error line in the
+# build's log; with another error, or without that line, the mutation
+# survived ("build failed with another error: <its first error line>").
+# Ends with the table
 # "mutation | caught by | time" and a rebuild of the images it touched,
 # unmutated; exits non-zero if a mutation survived (or did not apply).
 # Not part of 'make test': every mutation is a build and a boot.
@@ -48,6 +55,32 @@ build_image() {
 	env $(image_env "$1") "$TOP/tools/testing/mmrust/build.sh"
 }
 
+# The kernel's build log of an image, as build.sh names it (rewritten by
+# each build).
+build_log() {
+	if [ "$1" = x86_64 ]; then echo "$LOGS/build.log"; else echo "$LOGS/build-$1.log"; fi
+}
+
+# ERROR_LINE: a build's error lines (grep -E): rustc's "error[E0308]:
+# ...", a compiler's, assembler's or linker's "error: ...", not make's
+# "*** [...] Error 1".
+ERROR_LINE='(^|[^[:alnum:]_])error(\[[A-Z][0-9]+\])?:'
+
+# build_error_check <log> <string>: 0 when one of the log's error lines
+# contains <string> (fixed); else prints "another error: <the first error
+# line>" (not build.sh's own "error: kernel build failed"; the log's last
+# line when it has none).
+build_error_check() {
+	local first
+	# (grep -F reads to the end: an early exit of grep -q would make the
+	# first grep fail on SIGPIPE, a no-match under pipefail)
+	[ -z "$2" ] || ! grep -E "$ERROR_LINE" "$1" | grep -F -- "$2" > /dev/null || return 0
+	first=$(grep -E "$ERROR_LINE" "$1" | grep -v '^error: kernel build failed' | head -1 || true)
+	[ -n "$first" ] || first=$(grep -v '^[[:space:]]*$' "$1" | tail -1 || true)
+	echo "another error: $(echo "${first:-(an empty log)}" | sed 's/^[[:space:]]*//' | cut -c1-120)"
+	return 1
+}
+
 # A mutation applied is taken back off however this script ends (the next
 # 'make mutants' or 'make prepare' would restore the tree anyway).
 applied=""
@@ -69,6 +102,7 @@ for f in $files; do
 		case ",$only," in *",$name,"*|*",${name#*-},"*|*",${name%%-*},"*) ;; *) continue ;; esac
 	fi
 	image=$(field "$f" Image) run=$(field "$f" Run) expect=$(field "$f" Expect)
+	build_error=$(field "$f" Build-error)
 	[ -n "$image" ] && [ -n "$expect" ] || die "$name: no Image or Expect line"
 	say "mutant $name: $(field "$f" Mutation) ($image)"
 	start=$(date +%s)
@@ -79,7 +113,7 @@ for f in $files; do
 	fi
 	patch -s -p1 -d "$SRC" < "$f"
 	applied=$f
-	caught=""
+	caught="" why=""
 	if [ "$image" = host ]; then
 		MMRUST_RUSTTEST_ROOT=$SRC "$TOP/tools/testing/mmrust/rusttest.sh" >> "$log" 2>&1 || true
 		failures=$(sed -n 's/^test \(.*\) \.\.\. FAILED$/\1/p' "$log")
@@ -93,7 +127,17 @@ for f in $files; do
 			failures=$(grep -v ': unexpected skip' "$log" |
 				sed -n 's/^\[[^]]*\] mmrust: not ok \([^: ]*\).*/\1/p' | sed 's/,$//') || true
 		else
-			failures="(build)"
+			# The kernel's own log after build.sh's summary of it.
+			echo "==> $(build_log "$image"):" >> "$log"
+			cat "$(build_log "$image")" >> "$log" 2>/dev/null || true
+			failures=""
+			if why=$(build_error_check "$log" "$build_error"); then
+				failures="(build)"
+			else
+				why="build failed with $why"
+				[ -n "$build_error" ] || [[ " $expect " != *" (build) "* ]] ||
+					say "mutant $name: no Build-error line: a failed build counts as caught only with the error it names"
+			fi
 		fi
 	fi
 	patch -s -R -p1 -d "$SRC" < "$f"
@@ -105,9 +149,14 @@ for f in $files; do
 		done
 	done
 	caught=$(echo $caught | tr ' ' '\n' | sort -u | paste -sd' ')
-	if [ -z "$caught" ]; then
+	if [ -n "$why" ]; then
+		survived=$((survived + 1))
+		caught="SURVIVED ($why)"
+	elif [ -z "$caught" ]; then
 		survived=$((survived + 1))
 		caught="SURVIVED (failed: $(echo $failures | tr '\n' ' ' | cut -c1-80))"
+	elif [ "$caught" = "(build)" ]; then
+		caught="(build: $build_error)"
 	fi
 	rows="$rows$name | $caught | $(( $(date +%s) - start )) s\n"
 	say "mutant $name: $caught (log: $log)"

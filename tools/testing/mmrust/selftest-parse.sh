@@ -145,30 +145,39 @@ st_check console_slub_report 1 1 0 'not ok console_clean'
 grep -q 'BUG kmalloc-64 (Tainted' "$ST_DIR/out" && ! grep -q '  mmrust: # note' "$ST_DIR/out" ||
 	{ echo "selftest: not ok console_slub_report: report line missing or KTAP copy counted"; ST_FAILED=$((ST_FAILED + 1)); }
 
-# 9b. The expected reports (init/95-expected-reports.sh): after the
-# marker, a WARN block naming one is left out; a report after it that
-# names none (here during rmmod) still fails the boot.
-st_reset
-st_ktap expected "KTAP version 1" "1..1" "# mmrust tests: c" "ok 1 c" "# mmrust: done"
-EXPECTED_WARN='[   50.000000] mmrust: expected reports from here on
-[   50.100000] ------------[ cut here ]------------
+# 9b. The expected reports (init/95-expected-reports.sh, expecting_reports
+# in init/lib.sh): a WARN block inside its test's window (the begin and
+# end lines) that matches the window's patterns is left out; the same
+# report after the end (as during rmmod or reboot), and another report
+# inside the window, still fail the boot.
+EXPECTED_BEGIN='[   50.000000] mmrust: expected reports: folio_list_corruption_caught begin: list_(add|del) corruption|FolioList [^ ]*: corrupted links'
+EXPECTED_END='[   50.200000] mmrust: expected reports: folio_list_corruption_caught end'
+EXPECTED_WARN='[   50.100000] ------------[ cut here ]------------
 [   50.100001] list_del corruption. next->prev should be ffff888003f0a008, but was ffff888003f0a048. (next=ffff888003f0a048)
 [   50.100002] WARNING: CPU: 0 PID: 77 at lib/list_debug.c:65 __list_del_entry_valid_or_report+0xbd/0xd0
 [   50.100003] ---[ end trace 0000000000000000 ]---'
-{ echo "$CLEAN_CONSOLE"; echo "$EXPECTED_WARN"; } | st_console expected
+st_reset
+st_ktap expected "KTAP version 1" "1..1" "# mmrust tests: c" "ok 1 c" "# mmrust: done"
+{ echo "$CLEAN_CONSOLE"; echo "$EXPECTED_BEGIN"; echo "$EXPECTED_WARN"; echo "$EXPECTED_END"; } | st_console expected
 boot_results "$ST_DIR/expected.log" x86_64-debug/boot/c > "$ST_DIR/out" 2>&1
-st_check console_expected_report_left_out 2 0 0
+st_check console_expected_report_in_its_window 2 0 0
+st_reset
+st_ktap after "KTAP version 1" "1..1" "# mmrust tests: c" "ok 1 c" "# mmrust: done"
+{ echo "$CLEAN_CONSOLE"; echo "$EXPECTED_BEGIN"; echo "$EXPECTED_END"; echo "$EXPECTED_WARN"; } | st_console after
+boot_results "$ST_DIR/after.log" x86_64-debug/boot/c > "$ST_DIR/out" 2>&1
+st_check console_expected_report_after_its_window 1 1 0 'list_del corruption\. next->prev'
 st_reset
 st_ktap unexpected "KTAP version 1" "1..1" "# mmrust tests: c" "ok 1 c" "# mmrust: done"
-{ echo "$CLEAN_CONSOLE"; echo "$EXPECTED_WARN"
-  echo "[   51.000000] ------------[ cut here ]------------"
-  echo "[   51.000001] WARNING: CPU: 0 PID: 78 at mm/slub.c:4700 free_module+0x10/0x20"
-  echo "[   51.000002] ---[ end trace 0000000000000000 ]---"
+{ echo "$CLEAN_CONSOLE"; echo "$EXPECTED_BEGIN"; echo "$EXPECTED_WARN"
+  echo "[   50.150000] ------------[ cut here ]------------"
+  echo "[   50.150001] WARNING: CPU: 0 PID: 78 at mm/slub.c:4700 free_module+0x10/0x20"
+  echo "[   50.150002] ---[ end trace 0000000000000000 ]---"
+  echo "$EXPECTED_END"
 } | st_console unexpected
 boot_results "$ST_DIR/unexpected.log" x86_64-debug/boot/c > "$ST_DIR/out" 2>&1
-st_check console_report_after_the_marker 1 1 0 'WARNING: CPU: 0 PID: 78'
+st_check console_other_report_in_the_window 1 1 0 'WARNING: CPU: 0 PID: 78'
 grep -q 'PID: 77' "$ST_DIR/out" &&
-	{ echo "selftest: not ok console_report_after_the_marker: the expected report was counted"; ST_FAILED=$((ST_FAILED + 1)); }
+	{ echo "selftest: not ok console_other_report_in_the_window: the expected report was counted"; ST_FAILED=$((ST_FAILED + 1)); }
 
 # 10. KUnit on the console, then the boot tests' copies ("mmrust: ..."):
 # an expected KUnit skip counts as skipped, an unexpected one fails, a
@@ -305,6 +314,7 @@ EOF
 		"over_limit:over 0 3 3 3\nwalked 1 caches on 2 CPUs\n:1:over: CPU 0 links 3 slabs, limit 1" \
 		"limit_differs:good 0 1 1 2\nwalked 1 caches on 2 CPUs\n:1:good: the kernel's limit is 2 slabs, 4 from cpu_partial 30" \
 		"no_summary:good 0 1 1 4\n:1:the walk covered no cache" \
+		"every_list_empty:walked 3 caches on 2 CPUs\n:1:the walk found no non-empty per-cpu partial list" \
 		"malformed:good 0 1\nwalked 1 caches on 2 CPUs\n:1:malformed walk line"; do
 		IFS=: read -r name text want line <<< "$c"
 		printf '%b' "$text" > "$sd/walk"

@@ -25,8 +25,6 @@ xpassed=0	# expected skips that passed (reported, not failures)
 EXPECTED_SKIPS=${MMRUST_EXPECTED_SKIPS:-$TOP/tools/testing/mmrust/expected-skips}
 DMESG_BAD=$(sed -n "s/^DMESG_BAD='\(.*\)'\$/\1/p" "$TOP/tools/testing/mmrust/init/90-dmesg.sh")
 [ -n "$DMESG_BAD" ] || die "no DMESG_BAD='...' line in init/90-dmesg.sh"
-EXPECTED_REPORTS=$(sed -n "s/^EXPECTED_REPORTS='\(.*\)'\$/\1/p" "$TOP/tools/testing/mmrust/init/95-expected-reports.sh")
-[ -n "$EXPECTED_REPORTS" ] || die "no EXPECTED_REPORTS='...' line in init/95-expected-reports.sh"
 
 # kunit.py from the prepared tree, or from the pristine base before there
 # is one (the parsing self-test).
@@ -138,25 +136,62 @@ kunit_results() {
 	rm -rf "$tmp"
 }
 
-# without_expected_reports: standard input without the expected reports
-# after the marker (see console_clean).
+# without_expected_reports: standard input without the reports a test
+# expected, each in its window (expecting_reports, init/lib.sh): the
+# kernel lines "mmrust: expected reports: <test> begin: <ERE>" and
+# "mmrust: expected reports: <test> end".  A WARN block ("cut here" to
+# "end trace", with a "WARNING:" line) that starts and ends inside a
+# window and has a line matching the window's ERE is left out; the
+# window's other lines, and every line outside a window, are kept, as are
+# the blocks of a window that never ended (the boot died in it, or a
+# second begin came first).  The begin and end lines are left out too (an
+# ERE may name a report).  Only kernel lines open or close a window (a
+# timestamp or none before "mmrust:"), not a copy of one in a failed
+# test's KTAP ("mmrust: #   [...] mmrust: expected reports: ...").
 without_expected_reports() {
-	EXP=$EXPECTED_REPORTS awk '
-		index($0, "mmrust: expected reports from here on") { after = 1; print; next }
-		!after { print; next }
-		/-+\[ cut here \]-+/ { inblk = 1; n = 0; keep = 1 }
+	awk '
+		# emit: a line, held while a window is open (dropped at its end
+		# when accepted), else printed.
+		function emit(line, accepted) {
+			if (win == "") { print line; return }
+			held[nh] = line; ok[nh++] = accepted
+		}
+		function release(keep_all,  i) {
+			for (i = 0; i < nh; i++) if (keep_all || !ok[i]) print held[i]
+			nh = 0
+		}
+		function close_block(complete,  i, accepted) {
+			accepted = complete && win != "" && bwin == wid && warn && match_re
+			for (i = 0; i < n; i++) emit(buf[i], accepted)
+			inblk = 0; n = 0
+		}
+		match($0, /^(\[[^]]*\] *)*mmrust: expected reports: /) {
+			rest = substr($0, RSTART + RLENGTH)
+			name = rest; sub(/ .*/, "", name)
+			if (substr(rest, length(name) + 1, 8) == " begin: ") {
+				release(1)
+				win = name; re = substr(rest, length(name) + 9); wid++
+				next
+			}
+			if (rest == name " end" && name == win) {
+				release(0)
+				win = ""
+				next
+			}
+		}
+		/-+\[ cut here \]-+/ {
+			if (inblk) close_block(0)
+			inblk = 1; n = 0; bwin = wid; warn = 0; match_re = 0
+		}
 		inblk {
 			buf[n++] = $0
-			if ($0 ~ ENVIRON["EXP"]) keep = 0
-			if ($0 ~ /---\[ end trace/) {
-				if (keep) for (i = 0; i < n; i++) print buf[i]
-				inblk = 0
-			}
+			if ($0 ~ /WARNING:/) warn = 1
+			if (win != "" && $0 ~ re) match_re = 1
+			if ($0 ~ /---\[ end trace/) close_block(1)
 			next
 		}
-		$0 ~ ENVIRON["EXP"] { next }
-		{ print }
-		END { if (inblk) for (i = 0; i < n; i++) print buf[i] }'
+		{ emit($0, 0) }
+		END { if (inblk) close_block(0); release(1) }'
 }
 
 # console_clean <console log> <KTAP file> <label>: the host-side check of a
@@ -167,10 +202,9 @@ without_expected_reports() {
 console_clean() {
 	local hits ktap=$2
 	[ -s "$ktap" ] || ktap=/dev/null
-	# After the marker of the tests whose point is a report
-	# (init/95-expected-reports.sh), the reports they make are left out:
-	# a WARN block ("cut here" to "end trace") that names one, or a line
-	# that does; any other report counts, during rmmod and reboot too.
+	# The reports a test expected, inside its window, are left out
+	# (without_expected_reports); any other report counts, the same one
+	# outside the window too (during rmmod or reboot).
 	hits=$(tr -d '\r' < "$1" | without_expected_reports | grep -E "$DMESG_BAD" |
 		grep -vxF -f <(tr -d '\r' < "$ktap" | sed 's/^/mmrust: /') || true)
 	# A console without the kernel's banner is no proof of anything.

@@ -8,8 +8,9 @@
 # slub_cpu_partial derives it for the counts of slabs_cpu_partial, which is
 # also the limit the kernel keeps (cpu_partial_slabs).  The walk and the
 # head's count are read in one hold of the list's lock; the limit is read
-# after, so a cpu_partial written meanwhile can fail it.  WALK= and SLAB_DIR= read other files (host
-# checks of this function).  A kernel without the churn driver (the GCC
+# after, so a cpu_partial written meanwhile can fail it.  A walk that finds
+# every list empty checks nothing, and fails.  WALK= and SLAB_DIR= read
+# other files (host checks of this function).  A kernel without the churn driver (the GCC
 # image, without Rust) has no walk: a note says so.
 check_partial_walk() {
 	local walk="${WALK:-$CHURN/walk}"
@@ -41,6 +42,7 @@ check_partial_walk() {
 	END {
 		if (failed) exit 1
 		if (caches + 0 == 0) { print "the walk covered no cache"; exit 1 }
+		if (lists + 0 == 0) { print "the walk found no non-empty per-cpu partial list: nothing checked"; exit 1 }
 		print "note: walk: " caches " caches, " lists + 0 " non-empty per-cpu partial lists, each as long as its head says"
 	}' "$walk"
 }

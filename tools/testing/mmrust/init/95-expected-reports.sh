@@ -1,33 +1,37 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs after dmesg_clean: tests whose point is a report the kernel prints
-# (a WARN, which taints the kernel).  Each first writes the marker line
-# EXPECTED_REPORTS_MARK to the kernel log; dmesg_clean has run already,
-# and the host's check of the console (console_clean in test.sh) leaves
-# out, after that line, only the reports of EXPECTED_REPORTS.  What those
-# say is checked by the test that made them.
-
-EXPECTED_REPORTS_MARK="mmrust: expected reports from here on"
-# The reports these tests make, and no others: the host's console_clean
-# drops the WARN blocks after the marker that name one of them, and
-# counts every other report, during rmmod and reboot too.
-EXPECTED_REPORTS='list_(add|del) corruption|FolioList [^ ]*: corrupted links|hugetlb bulk free: (no hstate|a folio taken off the pool was dropped)'
+# (a WARN, which taints the kernel).  Each runs the step that reports
+# through expecting_reports (lib.sh), which brackets it with a begin and
+# an end line in the kernel log naming the test and the reports it
+# expects; dmesg_clean has run already, and the host's check of the
+# console (console_clean in test.sh) accepts only those reports, inside
+# that window: any other report counts, and so does the same report
+# outside it (during rmmod or reboot).  What the reports say is checked
+# by the test that made them.
 
 # The debug image (CONFIG_DEBUG_LIST): corrupted links of a kernel::mm
 # list of folios (mm/folio_list_debug_test.rs).  A push onto a broken list
 # is refused by list_add_tail(); a pop whose unlink list_del_init()
 # refuses hands out nothing, now or later, and FolioList gives the list up
-# with a WARN of its own.  The module loads only if both held.
+# with a WARN of its own; a drain stops at a folio whose link leads back
+# to itself, and hands out nothing when the head's unlink is refused (a
+# poisoned prev, which it must not read through).  The module loads only
+# if all four held.
 test_folio_list_corruption_caught() {
 	local ko=/samples/folio_list_debug_test.ko out want
 	[ -f $ko ] || { skip "no $ko (CONFIG_DEBUG_LIST: the debug image only)"; return; }
-	echo "$EXPECTED_REPORTS_MARK" > /dev/kmsg
-	insmod $ko || fail "insmod $ko failed: $(dmesg | grep 'folio_list_debug_test:' | tail -2)" || return 1
+	# Every case runs at load: the window is the insmod.
+	expecting_reports folio_list_corruption_caught \
+		'list_(add|del) corruption|FolioList [^ ]*: corrupted links' insmod $ko ||
+		fail "insmod $ko failed: $(dmesg | grep 'folio_list_debug_test:' | tail -2)" || return 1
 	rmmod folio_list_debug_test || fail "rmmod failed" || return 1
-	out=$(dmesg | sed -n "/$EXPECTED_REPORTS_MARK/,\$p")
+	out=$(dmesg | sed -n "/mmrust: expected reports: folio_list_corruption_caught begin/,\$p")
 	for want in "list_add corruption" "list_del corruption" "FolioList .*: corrupted links" \
 		"folio_list_debug_test: push onto a corrupted list: refused" \
-		"folio_list_debug_test: pop from a corrupted list: refused, list ended"; do
-		echo "$out" | grep -q "$want" || { fail "no '$want' after the marker:
+		"folio_list_debug_test: pop from a corrupted list: refused, list ended" \
+		"folio_list_debug_test: drain of a list that loops: 2 folios, list ended" \
+		"folio_list_debug_test: drain of a list with a poisoned prev: refused, list ended"; do
+		echo "$out" | grep -q "$want" || { fail "no '$want' from the window on:
 $out"; return 1; }
 	done
 	echo "note: $(echo "$out" | grep -m1 'list_del corruption' | sed 's/^\[[^]]*\] *//')"
@@ -47,17 +51,19 @@ test_hugetlb_leaks_reported() {
 	empty_pool || return 1
 	set_pool $HP 2 || return 1
 	before=$(free_pages)
-	echo "$EXPECTED_REPORTS_MARK" > /dev/kmsg
 	echo 1 > $DBG/leak_check || fail "cannot arm $DBG/leak_check" || return 1
-	set_pool $HP 0 || return 1
+	# The reports come from the bulk free: the window is the shrink.
+	expecting_reports hugetlb_leaks_reported \
+		'hugetlb bulk free: (no hstate|a folio taken off the pool was dropped)' \
+		set_pool $HP 0 || return 1
 	[ "$(cat $DBG/leak_check)" = 0 ] || fail "the bulk free did not run the leak check" || return 1
 	free_pages_back $(( before + 1024 )) 512 || return 1
-	out=$(dmesg | sed -n "/$EXPECTED_REPORTS_MARK/,\$p")
+	out=$(dmesg | sed -n "/mmrust: expected reports: hugetlb_leaks_reported begin/,\$p")
 	for want in "hugetlb bulk free: no hstate, the folios of the list are leaked" \
 		"hugetlb_bulk_free: leak check: no hstate: 2 of 2 folios still on the list" \
 		"hugetlb bulk free: a folio taken off the pool was dropped, its page leaked" \
 		"hugetlb_bulk_free: leak check: a dropped folio: left as it was"; do
-		echo "$out" | grep -q "$want" || { fail "no '$want' after the marker:
+		echo "$out" | grep -q "$want" || { fail "no '$want' from the window on:
 $(echo "$out" | grep -v '^ \|^\[ *[0-9.]*\]  ' | tail -20)"; return 1; }
 	done
 }

@@ -156,6 +156,28 @@ module_run_log() {
 	dmesg | sed -n "\|$2|,\$p" | sed '1d; s/^\[[ 0-9.]*\] //'
 }
 
+# expecting_reports <test> <ERE> <command> [<args>...]: runs the command,
+# a step of the test <test> whose point is a report the kernel prints (a
+# WARN), between two lines it writes to the kernel log:
+#   mmrust: expected reports: <test> begin: <ERE>
+#   mmrust: expected reports: <test> end
+# The host's check of the console (console_clean in test.sh) accepts a
+# WARN block ("cut here" to "end trace") only between a begin and its
+# end, and only one with a line matching that begin's <ERE> (grep -E);
+# every other report counts: one the ERE does not match inside the
+# window, and any outside it (rmmod, reboot), the same report too.  Keep
+# the window to the step that reports.  Returns the command's status.  What
+# the kernel printed from the window on:
+#   dmesg | sed -n "/mmrust: expected reports: <test> begin/,\$p"
+expecting_reports() {
+	local name=$1 re=$2 rc=0
+	shift 2
+	printf 'mmrust: expected reports: %s begin: %s\n' "$name" "$re" > /dev/kmsg
+	"$@" || rc=$?
+	printf 'mmrust: expected reports: %s end\n' "$name" > /dev/kmsg
+	return $rc
+}
+
 # ktap_why <status> <skip reason>: why a status other than 0 or a proper
 # skip is a failure, for the diagnostic line.
 ktap_why() {
