@@ -245,7 +245,7 @@ compile_cell() {
 # the overlay's objects with every project option on that the
 # configuration can take (KUnit on for the suites), then each of them off
 # in turn.  Rust is off in Debian's configurations (6.12's RUST depends on
-# !MODVERSIONS), so the Rust components have no cell here.  Debian's
+# !MODVERSIONS): the Rust components' cells are debian_rust's.  Debian's
 # signing keys are not in the source: the key options are emptied.
 debian_gcc() {
 	local arch=$1 b o on_opts="" name changes start why objs deb gcc cross="" cell0
@@ -298,22 +298,35 @@ debian_gcc() {
 		done)
 }
 
-# debian_clang_rust: Debian's own amd64 configuration again, with Rust on
-# beside its MODVERSIONS (RUST_BUILTIN_ONLY, patches/0036) and every
-# project option, built with the toolchain of the Rust components: clang
-# 19 (LLVM=-19), whose flags bindgen reads and whose LLVM is rustc's (GCC
-# with bindgen reading GCC's flags is experimental in 6.12), in
-# $CACHE/build/matrix-debian-clang: the Rust crates and the overlay's
-# objects.  Rust must hold: a Kconfig line that keeps it out fails the
-# cell, named.
-debian_clang_rust() {
-	local b=$CACHE/build/matrix-debian-clang o opts="" why="" objs start name=debian-clang-rust
+# debian_rust <clang|gcc>: Debian's own amd64 configuration again, with
+# Rust on beside its MODVERSIONS (RUST_BUILTIN_ONLY, patches/0036) and
+# every project option: the Rust crates and the overlay's objects.
+# - clang: the toolchain of the test images, clang 19 (LLVM=-19), whose
+#   flags bindgen reads and whose LLVM is rustc's, in
+#   $CACHE/build/matrix-debian-clang;
+# - gcc: Debian's own compiler, GCC 12, for the C, with Rust beside it as
+#   6.12 allows (bindgen then reads GCC's flags through libclang, which
+#   6.12 calls experimental), in $CACHE/build/matrix-debian-gcc-rust.
+# Rust must hold: a Kconfig line that keeps it out fails the cell, named.
+debian_rust() {
+	local cc=$1 b o opts="" why="" objs start name a
 	local cfg=$DEBIAN_CONFIG_DIR/amd64/root/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
+	case $cc in
+	clang) name=debian-clang-rust b=$CACHE/build/matrix-debian-clang ;;
+	gcc) name=debian-gcc-rust b=$CACHE/build/matrix-debian-gcc-rust ;;
+	esac
 	wanted "$name" || return 0
 	[ -r "$cfg" ] || { cell x86_64 "$name" "FAILED (config)" "no $cfg: run make setup"; return; }
 	start=$(date +%s)
 	mkdir -p "$b"
-	MK=("${KMAKE[@]/#O=*/O=$b}")
+	MK=()
+	for a in "${KMAKE[@]/#O=*/O=$b}"; do
+		case "$cc:$a" in
+		gcc:LLVM=*) ;;
+		"gcc:CC=ccache clang-19") MK+=("CC=ccache x86_64-linux-gnu-gcc-12" HOSTCC=gcc-12) ;;
+		*) MK+=("$a") ;;
+		esac
+	done
 	for o in RUST RUST_BUILTIN_ONLY $(project_options); do opts="$opts CONFIG_$o=y"; done
 	# shellcheck disable=SC2086
 	{ xzcat "$cfg"; printf '%s\n' CONFIG_SYSTEM_TRUSTED_KEYS=\"\" CONFIG_SYSTEM_REVOCATION_KEYS=\"\" \
@@ -323,11 +336,109 @@ debian_clang_rust() {
 	for o in RUST RUST_BUILTIN_ONLY MODVERSIONS SLUB_CPU_PARTIAL_RUST HUGETLB_BULK_FREE_RUST; do
 		grep -q "^CONFIG_$o=y" "$b/.config" || why="$why CONFIG_$o=y did not hold;"
 	done
+	[ "$cc" != gcc ] || grep -q '^CONFIG_CC_IS_GCC=y' "$b/.config" || why="$why not built with GCC;"
 	[ -z "$why" ] || { cell x86_64 "$name" "FAILED (config)" "$why"; return; }
 	objs=$(objects x86_64 "$b" | tr '\n' ' ')
-	say "matrix x86_64: $name (clang 19, Rust): the Rust crates and $(echo $objs | wc -w) objects"
+	say "matrix x86_64: $name ($cc, Rust): the Rust crates and $(echo $objs | wc -w) objects"
 	# shellcheck disable=SC2086
 	compile_cell x86_64 "$name" "$b" "$LOGS/matrix-debian.log" "$start" rust/ $objs
+}
+
+# builtin_only_refusals: the two cells that must fail under
+# RUST_BUILTIN_ONLY (patches 0036, 0041, 0042), on the Debian clang and
+# Rust configuration above, and pass when they fail with the message that
+# names the option:
+# - debian-rust-builtin-only-rnull-m: BLK_DEV_RUST_NULL=m, which Kconfig
+#   must refuse (it would be a Rust module), whereas the same line holds
+#   with RUST_BUILTIN_ONLY off; the refusal's reason is read from Kconfig's
+#   own description of the option;
+# - debian-rust-builtin-only-extmod: a three-line Rust module built out of
+#   tree (M=), which kbuild must stop at its object, naming the option.
+builtin_only_refusals() {
+	local b=$CACHE/build/matrix-debian-clang k=$CACHE/build/matrix-debian-kconfig
+	local m=$CACHE/build/matrix-rust-extmod name start out
+	local cfg=$DEBIAN_CONFIG_DIR/amd64/root/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
+	name=debian-rust-builtin-only-rnull-m
+	if wanted "$name"; then
+		start=$(date +%s)
+		mkdir -p "$k"
+		# rnull_config <RUST_BUILTIN_ONLY and MODVERSIONS>: Debian's config,
+		# Rust, BLK_DEV_RUST_NULL=m; its line in the result.
+		rnull_config() {
+			{ xzcat "$cfg"; printf '%s\n' CONFIG_RUST=y "$@" CONFIG_BLK_DEV_RUST_NULL=m; } |
+				sed 's/^\(CONFIG_[A-Z0-9_]*\)=n$/# \1 is not set/' > "$k/.config"
+			"${KMAKE[@]/#O=*/O=$k}" olddefconfig > "$k/.mmrust-configure.log" 2>&1 || return 1
+			grep 'CONFIG_BLK_DEV_RUST_NULL[= ]' "$k/.config" || echo "(no line)"
+		}
+		out=$(rnull_config CONFIG_RUST_BUILTIN_ONLY=n CONFIG_MODVERSIONS=n) || out="olddefconfig failed"
+		if [ "$out" != CONFIG_BLK_DEV_RUST_NULL=m ]; then
+			cell x86_64 "$name" "FAILED (config)" "without RUST_BUILTIN_ONLY, BLK_DEV_RUST_NULL=m did not hold: $out"
+		elif out=$(rnull_config CONFIG_RUST_BUILTIN_ONLY=y) && [ "$out" = CONFIG_BLK_DEV_RUST_NULL=m ]; then
+			cell x86_64 "$name" "FAILED (not refused)" "BLK_DEV_RUST_NULL=m held beside RUST_BUILTIN_ONLY=y"
+		elif ! grep -q '^CONFIG_RUST_BUILTIN_ONLY=y' "$k/.config"; then
+			cell x86_64 "$name" "FAILED (config)" "RUST_BUILTIN_ONLY=y did not hold"
+		else
+			# Kconfig's reason: the option's dependencies, as the kernel's
+			# Kconfig declares them (drivers/block/Kconfig, patch 0042).
+			out=$(sed -n '/^config BLK_DEV_RUST_NULL$/,/^$/p' "$SRC/drivers/block/Kconfig" |
+				grep -o 'depends on .*RUST_BUILTIN_ONLY.*' || true)
+			if [ -n "$out" ]; then
+				cell x86_64 "$name" "ok (refused as it must be: Kconfig: $out; $(( $(date +%s) - start ))s)"
+			else
+				cell x86_64 "$name" "FAILED (config)" "refused, but not for RUST_BUILTIN_ONLY"
+			fi
+		fi
+	fi
+	name=debian-rust-builtin-only-extmod
+	if wanted "$name"; then
+		start=$(date +%s)
+		if [ ! -f "$b/rust/libkernel.rmeta" ]; then
+			cell x86_64 "$name" "FAILED (build)" "no Rust crates in $b (the debian-clang-rust cell builds them)"
+			return
+		fi
+		rm -rf "$m" && mkdir -p "$m"
+		echo 'obj-m := rust_extmod.o' > "$m/Kbuild"
+		cat > "$m/rust_extmod.rs" <<-'RS'
+		use kernel::prelude::*;
+		module! { type: M, name: "rust_extmod", license: "GPL", }
+		struct M; impl kernel::Module for M { fn init(_: &'static ThisModule) -> Result<Self> { Ok(M) } }
+		RS
+		if "${KMAKE[@]/#O=*/O=$b}" M="$m" modules > "$m/build.log" 2>&1; then
+			cell x86_64 "$name" "FAILED (not refused)" "an out-of-tree Rust module built beside RUST_BUILTIN_ONLY=y"
+		elif out=$(grep -o 'rust_extmod.o: Rust code in a module but CONFIG_RUST_BUILTIN_ONLY=y' "$m/build.log"); then
+			cell x86_64 "$name" "ok (refused as it must be: '$out ...'; $(( $(date +%s) - start ))s)"
+		else
+			cell x86_64 "$name" "FAILED (build)" "failed without naming RUST_BUILTIN_ONLY: $(grep -E 'error|Error' "$m/build.log" | head -5)"
+		fi
+		cat "$m/build.log" >> "$LOGS/matrix-debian.log"
+	fi
+}
+
+# production_fragment: "make mmrust.config" (kernel/configs/mmrust.config)
+# on Debian's own amd64 configuration, with clang 19 and Rust as the
+# Rust components build: every option of the fragment holds (the five
+# components in), and no test-only option of the project is on.
+production_fragment() {
+	local k=$CACHE/build/matrix-debian-kconfig name=debian-mmrust-config start why="" l o
+	local cfg=$DEBIAN_CONFIG_DIR/amd64/root/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
+	wanted "$name" || return 0
+	start=$(date +%s)
+	mkdir -p "$k"
+	{ xzcat "$cfg"; printf '%s\n' CONFIG_SYSTEM_TRUSTED_KEYS=\"\" CONFIG_SYSTEM_REVOCATION_KEYS=\"\" \
+		CONFIG_MODULE_SIG_KEY=\"\"; } > "$k/.config"
+	"${KMAKE[@]/#O=*/O=$k}" mmrust.config > "$k/.mmrust-configure.log" 2>&1 ||
+		{ cell x86_64 "$name" "FAILED (config)" "make mmrust.config failed: $(tail -3 "$k/.mmrust-configure.log")"; return; }
+	for l in $(grep '^CONFIG_' "$TOP/kernel/configs/mmrust.config"); do
+		grep -qx "$l" "$k/.config" || why="$why $l did not hold;"
+	done
+	for o in $(test_only_options); do
+		! grep -Eq "^CONFIG_$o=[ym]" "$k/.config" || why="$why test option CONFIG_$o is on;"
+	done
+	if [ -z "$why" ]; then
+		cell x86_64 "$name" "ok ($(grep -c '^CONFIG_' "$TOP/kernel/configs/mmrust.config") options held, no test option; $(( $(date +%s) - start ))s)"
+	else
+		cell x86_64 "$name" "FAILED (config)" "$why"
+	fi
 }
 
 cell() {  # cell <arch> <config> <result> [details]
@@ -371,7 +482,10 @@ if [[ " ${MMRUST_ARCHES:-$MMRUST_ARCH} " == *" x86_64 "* ]]; then
 	. "$MTOP/lib.sh"
 	: > "$LOGS/matrix-debian.log"
 	debian_gcc x86_64
-	debian_clang_rust
+	debian_rust clang
+	debian_rust gcc
+	builtin_only_refusals
+	production_fragment
 fi
 # Debian's arm64 configuration, with GCC (appended to the same log).
 if [[ " ${MMRUST_ARCHES:-$MMRUST_ARCH} " == *" arm64 "* ]]; then

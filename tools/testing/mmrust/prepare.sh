@@ -57,7 +57,7 @@ while read -r p; do
 	patch -s -p1 -d "$stage" --no-backup-if-mismatch < "$TOP/patches/$p" ||
 		die "patch $p does not apply to Linux $v (linux-source-6.12 $BASE_VERSION); nothing was built"
 done < "$TOP/patches/series"
-(cd "$TOP" && for d in rust mm include arch samples tools Documentation; do [ ! -d "$d" ] || find "$d" -type f; done) |
+(cd "$TOP" && for d in rust mm include arch kernel samples tools Documentation; do [ ! -d "$d" ] || find "$d" -type f; done) |
 while read -r f; do
 	mkdir -p "$stage/$(dirname "$f")"
 	cp "$TOP/$f" "$stage/$f"
