@@ -22,6 +22,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include "mm_impl_switch_kunit.h"
 
 #define PATTERN		0xa5
 #define BATCH		PROCESS_PAGES_NON_PREEMPT_BATCH

@@ -39,6 +39,7 @@
 #include <linux/pgtable.h>
 #include <linux/uaccess.h>
 #include <linux/vmstat.h>
+#include "mm_impl_switch_kunit.h"
 
 #define NR_BLOCKS	2
 #define NR		(NR_BLOCKS * CONT_PTES)

@@ -406,33 +406,21 @@ static int __init hugetlb_bulk_free_debugfs_init(void)
 }
 late_initcall(hugetlb_bulk_free_debugfs_init);
 
-#if IS_BUILTIN(CONFIG_KUNIT)
-static void hugetlb_bulk_put_back_hvo(void *old)
-{
-	hugetlb_bulk_set_hvo(old != NULL);
-}
-
+#if IS_ENABLED(CONFIG_KUNIT)
 /**
- * hugetlb_bulk_kunit_use_hvo() - Turn HVO on or off for one KUnit test.
- * @test: The running test.
+ * hugetlb_bulk_kunit_set_hvo() - hugetlb_bulk_set_hvo(), for the KUnit suites.
  * @on: Whether the folios the pool grows by are to be optimized.
  *
- * As the sysctl vm.hugetlb_optimize_vmemmap would, whatever the boot chose
- * (hugetlb_free_vmemmap=); the setting before comes back when the test
- * ends, pass or fail.  Skips the test when @on asks for HVO in a kernel
- * without it.
+ * The suites may be modules; hugetlb_bulk_kunit_use_hvo()
+ * (mm/mm_impl_switch_kunit.h) calls this.
+ *
+ * Return: the setting before.
  */
-void hugetlb_bulk_kunit_use_hvo(struct kunit *test, bool on)
+bool hugetlb_bulk_kunit_set_hvo(bool on)
 {
-	bool old;
-
-	if (on && !IS_ENABLED(CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP))
-		kunit_skip(test, "no HVO in this kernel (CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP)");
-	old = hugetlb_bulk_set_hvo(on);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, hugetlb_bulk_put_back_hvo,
-							   old ? (void *)1 : NULL));
+	return hugetlb_bulk_set_hvo(on);
 }
-EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_kunit_use_hvo);
+EXPORT_SYMBOL_IF_KUNIT(hugetlb_bulk_kunit_set_hvo);
 
 /**
  * hugetlb_bulk_vmemmap_pmd_whole() - Whether a vmemmap PMD is still whole.

@@ -27,6 +27,7 @@
 #include <linux/mm.h>
 #include <linux/page-flags.h>
 #include <linux/vmstat.h>
+#include "mm_impl_switch_kunit.h"
 
 #define MIDDLE	UINT_MAX	/* fail_first placeholder: the middle folio */
 #define EVERY	UINT_MAX	/* fail_count: every restore from fail_first on */
@@ -429,6 +430,47 @@ static void test_bulk_free_restore_failure_hvo_off(struct kunit *test)
 			r.stat[HUGETLB_BULK_RCU_WAITS_SKIPPED], 0);
 	KUNIT_EXPECT_EQ(test, r.after.nr, 0);
 	KUNIT_EXPECT_EQ(test, r.after.surplus, 0);
+}
+
+/*
+ * A shrink list holding optimized folios and plain ones (HVO turned off
+ * between two grows of MIXED_N each), every restore failing: the optimized
+ * folios stay as surplus pages, and the plain ones are freed with no
+ * restore tried on them.  6.12's C error path tried one on each, which
+ * returns at once for a folio never optimized but first warns, under
+ * CONFIG_DEBUG_VM, that its hugetlb flag is already cleared (patch 0025):
+ * the debug image's dmesg_clean fails on that warning.
+ */
+#define MIXED_N 4
+static void test_bulk_free_mixed_list_restores_optimized_only(struct kunit *test)
+{
+	const enum hugetlb_bulk_free_impl *impl = test->param_value;
+	struct hstate *h = test_hstate(test);
+	unsigned long injected;
+	struct pool_state after;
+
+	if (!IS_ENABLED(CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP))
+		kunit_skip(test, "no HVO in this kernel (CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP): no optimized folio");
+	use_impl(test, *impl);
+	empty_pool(test, h);
+	hugetlb_bulk_kunit_use_hvo(test, true);
+	KUNIT_ASSERT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, MIXED_N));
+	hugetlb_bulk_kunit_use_hvo(test, false);
+	KUNIT_ASSERT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 2 * MIXED_N));
+	KUNIT_ASSERT_EQ_MSG(test, READ_ONCE(h->nr_huge_pages), 2 * MIXED_N,
+			    "cannot allocate %u huge pages", 2 * MIXED_N);
+	injected = hugetlb_bulk_stat_read(HUGETLB_BULK_INJECTED_FAILURES);
+	hugetlb_bulk_inject_restore_failures(1, EVERY);
+	KUNIT_EXPECT_EQ(test, 0, hugetlb_bulk_set_pool_size(h, 0));
+	hugetlb_bulk_inject_restore_failures(0, 0);
+	injected = hugetlb_bulk_stat_read(HUGETLB_BULK_INJECTED_FAILURES) - injected;
+	after = pool_state(h);
+	/* Each optimized folio failed (alone at least) and was kept. */
+	KUNIT_EXPECT_GE(test, injected, MIXED_N);
+	KUNIT_EXPECT_EQ(test, after.nr, MIXED_N);
+	KUNIT_EXPECT_EQ(test, after.surplus, MIXED_N);
+	KUNIT_EXPECT_EQ(test, after.free, MIXED_N);
+	empty_pool(test, h);
 }
 
 /* Same scenario, same final state and counters, from Rust and from C. */
@@ -1015,6 +1057,7 @@ static struct kunit_case hugetlb_bulk_free_test_cases[] = {
 			      { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM_ATTR(test_freed_folio_pages_not_hugetlb, impl_gen_params,
 			      { .speed = KUNIT_SPEED_SLOW }),
+	KUNIT_CASE_PARAM(test_bulk_free_mixed_list_restores_optimized_only, impl_gen_params),
 	KUNIT_CASE_ATTR(test_bulk_free_rust_matches_c, { .speed = KUNIT_SPEED_SLOW }),
 	KUNIT_CASE_PARAM(test_breakdown_times_each_part, impl_gen_params),
 	KUNIT_CASE(test_temporary_folio_leaves_no_surplus),

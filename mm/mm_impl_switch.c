@@ -2,8 +2,8 @@
 /*
  * The switch between the original and the new implementation of an mm
  * component: boot parameter, static key, boot log line, call counters,
- * debugfs files and KUnit helpers, shared by every component (see
- * <linux/mm_impl_switch.h>).
+ * debugfs files, shared by every component (see <linux/mm_impl_switch.h>;
+ * the KUnit helpers are in mm/mm_impl_switch_kunit.h).
  */
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
@@ -13,8 +13,6 @@
 #include <linux/slab.h>
 #include <linux/sprintf.h>
 #include <linux/string.h>
-#include <kunit/resource.h>
-#include <kunit/test.h>
 #include <kunit/visibility.h>
 
 /*
@@ -227,84 +225,3 @@ struct dentry *mm_impl_switch_debugfs(struct mm_impl_switch *sw,
 					  &mm_impl_switch_fops);
 }
 #endif /* CONFIG_DEBUG_FS */
-
-#if IS_BUILTIN(CONFIG_KUNIT)
-struct mm_impl_switch_saved {
-	struct mm_impl_switch *sw;
-	unsigned int impl;
-};
-
-static void mm_impl_switch_restore(void *data)
-{
-	struct mm_impl_switch_saved *saved = data;
-
-	mm_impl_switch_select(saved->sw, saved->impl);
-	kfree(saved);
-}
-
-/**
- * mm_impl_switch_kunit_use() - Select an implementation for one KUnit test.
- * @test: The running test.
- * @sw: The component's switch.
- * @impl: 0 for the original, 1 for the new implementation.
- *
- * The implementation in use before the first call of the test comes back
- * when the test ends, pass or fail.  Fails the test if the restore cannot
- * be arranged (no memory).
- */
-void mm_impl_switch_kunit_use(struct kunit *test, struct mm_impl_switch *sw,
-			      unsigned int impl)
-{
-	struct mm_impl_switch_saved *saved = kmalloc(sizeof(*saved), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, saved);
-	saved->sw = sw;
-	saved->impl = mm_impl_switch_selected(sw);
-	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, mm_impl_switch_restore,
-							   saved));
-	mm_impl_switch_select(sw, impl);
-}
-EXPORT_SYMBOL_IF_KUNIT(mm_impl_switch_kunit_use);
-
-/**
- * mm_impl_switch_kunit_expect_ran() - Check that one implementation ran, alone.
- * @test: The running test.
- * @sw: The component's switch.
- * @before: Its counters before the test called the component
- *	(mm_impl_switch_snapshot(), taken after selecting @impl).
- * @impl: The implementation the test selected.
- * @min_calls: The calls of @impl the test made at least (1 or more).
- *
- * Fails the test unless the calls of @impl moved by @min_calls or more
- * since @before and the calls of the other implementation did not move:
- * a switch wired the wrong way round, or one that does not switch, fails
- * here even where both implementations give the same results.  The whole
- * system runs the selected implementation meanwhile, so other tasks can
- * only add to the calls of @impl.
- *
- * Return: whether the check passed.
- */
-bool mm_impl_switch_kunit_expect_ran(struct kunit *test,
-				     const struct mm_impl_switch *sw,
-				     const struct mm_impl_switch_snapshot *before,
-				     unsigned int impl, unsigned long min_calls)
-{
-	struct mm_impl_switch_snapshot now;
-	unsigned int other = !impl;
-	unsigned long ran, other_ran;
-
-	KUNIT_ASSERT_LT(test, impl, (unsigned int)NR_MM_IMPLS);
-	KUNIT_ASSERT_TRUE_MSG(test, sw->calls, "%s: no call counters", sw->name);
-	mm_impl_switch_snapshot(sw, &now);
-	ran = now.calls[impl] - before->calls[impl];
-	other_ran = now.calls[other] - before->calls[other];
-	KUNIT_EXPECT_GE_MSG(test, ran, min_calls,
-			    "%s: calls_%s moved by %lu, expected at least %lu",
-			    sw->name, sw->impls[impl], ran, min_calls);
-	KUNIT_EXPECT_EQ_MSG(test, other_ran, 0UL,
-			    "%s: calls_%s moved by %lu while %s was selected",
-			    sw->name, sw->impls[other], other_ran, sw->impls[impl]);
-	return ran >= min_calls && !other_ran;
-}
-EXPORT_SYMBOL_IF_KUNIT(mm_impl_switch_kunit_expect_ran);
-#endif /* CONFIG_KUNIT */

@@ -12,6 +12,7 @@
 #include <linux/mm_impl_switch.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
+#include "mm_impl_switch_kunit.h"
 
 #define LONG_VALUE_LEN	4096
 

@@ -14,6 +14,7 @@
 #include <linux/workqueue.h>
 
 #include "slab.h"
+#include "mm_impl_switch_kunit.h"
 
 /* Object size and slab geometry of the caches the list tests create. */
 #define TEST_OBJ_SIZE		256

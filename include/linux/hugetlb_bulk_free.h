@@ -232,10 +232,9 @@ static inline bool hugetlb_bulk_set_hvo(bool on)
 }
 #endif
 
-#if defined(CONFIG_HUGETLB_BULK_FREE_DEBUG) && IS_BUILTIN(CONFIG_KUNIT)
-struct kunit;
+#if defined(CONFIG_HUGETLB_BULK_FREE_DEBUG) && IS_ENABLED(CONFIG_KUNIT)
 struct page;
-void hugetlb_bulk_kunit_use_hvo(struct kunit *test, bool on);
+bool hugetlb_bulk_kunit_set_hvo(bool on);
 bool hugetlb_bulk_vmemmap_pmd_whole(const struct page *page);
 unsigned int hugetlb_bulk_kunit_free_folios(struct hstate *h, unsigned long *pfns,
 					    unsigned int max, unsigned int *optimized);

@@ -21,8 +21,8 @@
  * - with mm_impl_switch_debugfs(), a debugfs file named after the new
  *   implementation ("rust"): reads 1 or 0, takes 1 or 0, refuses anything
  *   else with -EINVAL and changes nothing;
- * - with mm_impl_switch_kunit_use(), a KUnit test's own choice, undone at
- *   the end of the test;
+ * - with mm_impl_switch_kunit_use() (mm/mm_impl_switch_kunit.h), a KUnit
+ *   test's own choice, undone at the end of the test;
  * - with CONFIG_MM_IMPL_SWITCH_CALLS (test kernels), a call counter per
  *   implementation (per CPU, summed by mm_impl_switch_calls()), moved by
  *   mm_impl_switch_count() at the component's dispatch point, in the
@@ -92,8 +92,6 @@ extern const struct kernel_param_ops mm_impl_switch_param_ops;
 int mm_impl_switch_boot(struct mm_impl_switch *sw);
 void mm_impl_switch_select(struct mm_impl_switch *sw, unsigned int impl);
 unsigned int mm_impl_switch_selected(const struct mm_impl_switch *sw);
-void mm_impl_switch_kunit_use(struct kunit *test, struct mm_impl_switch *sw,
-			      unsigned int impl);
 unsigned long mm_impl_switch_calls(const struct mm_impl_switch *sw,
 				   unsigned int impl);
 
@@ -107,10 +105,6 @@ struct mm_impl_switch_snapshot {
 
 void mm_impl_switch_snapshot(const struct mm_impl_switch *sw,
 			     struct mm_impl_switch_snapshot *snap);
-bool mm_impl_switch_kunit_expect_ran(struct kunit *test,
-				     const struct mm_impl_switch *sw,
-				     const struct mm_impl_switch_snapshot *before,
-				     unsigned int impl, unsigned long min_calls);
 
 #ifdef CONFIG_DEBUG_FS
 struct dentry *mm_impl_switch_debugfs(struct mm_impl_switch *sw,

@@ -8,9 +8,13 @@
 mkdir -p "$BUILD" "$LOGS"
 # The fragment: the architecture's, and the flavour's over it (debug.config
 # for the debug image, lto.config for the LTO image, gcc.config for the GCC
-# image; a later line wins).
+# image; a later line wins).  The test images, which run the mm
+# selftests, start from the selftests' own config and kselftest.config.
 frag=$BUILD/.mmrust-fragment.new
-cat "$TOP/tools/testing/mmrust/configs/$MMRUST_ARCH.config" > "$frag"
+: > "$frag"
+[ -n "$MMRUST_FLAVOR" ] ||
+	cat "$KSRC/tools/testing/selftests/mm/config" "$TOP/tools/testing/mmrust/configs/kselftest.config" > "$frag"
+cat "$TOP/tools/testing/mmrust/configs/$MMRUST_ARCH.config" >> "$frag"
 [ ! -f "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config" ] ||
 	cat "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config" >> "$frag"
 log=$LOGS/build.log

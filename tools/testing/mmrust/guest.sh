@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The programs of the test initramfs, all static: the base's mm
-# selftests (tools/testing/selftests/mm, run by init/15-kselftest.sh and
-# init/20-hugetlb.sh) with bash to run run_vmtests.sh, our
+# selftests (tools/testing/selftests/mm, run by init/15-kselftest.sh) with
+# bash to run run_vmtests.sh, our
 # helpers (timed_write: the benchmark's sysfs write timer; fault_zero: the
 # clearing boot tests; demand_fault, zero_memcmp: the clearing and zero
 # page benchmarks; contpte_fork: the arm64 contpte boot tests and fork and
-# munmap benchmark; hugetlb_reserve: the surplus return test of the hugetlb
-# bulk free), the user-space samples (samples/mm/*.c) and the sample
+# munmap benchmark), the user-space samples (samples/mm/*.c) and the sample
 # modules (samples/rust, built with the kernel); and, for x86_64 guests,
 # Debian's hackbench with the libraries it is linked with (the SLUB
 # benchmark's workload).  Run by build.sh after the kernel build.
@@ -21,8 +20,8 @@ cc=(clang-19 -static)
 # The base's mm selftests, built by the base's own Makefile
 # (tools/testing/selftests/mm, with its lib.mk's LLVM=-19 and ARCH), static,
 # into $BUILD/kselftest/mm, and copied with run_vmtests.sh and the scripts
-# it runs into /selftests: the kselftest boot (init/15-kselftest.sh) runs
-# them through run_vmtests.sh, and init/20-hugetlb.sh runs four of them.
+# it runs into /selftests: the kselftest boots (init/15-kselftest.sh) run
+# them through run_vmtests.sh.
 # Only the programs of the categories make test runs (VMTESTS_PROGRAMS in
 # lib.sh): the whole directory also needs libcap's and libnuma's static
 # libraries for the guest's architecture, and has programs none of those
@@ -57,7 +56,7 @@ cp "$bash_static" "$EXTRA/bin/bash"
 
 bin=$EXTRA/bin
 mkdir -p "$bin"
-for t in timed_write fault_zero demand_fault zero_memcmp contpte_fork hugetlb_reserve; do
+for t in timed_write fault_zero demand_fault zero_memcmp contpte_fork; do
 	if [ ! "$bin/$t" -nt "$TOP/tools/testing/mmrust/$t.c" ] ||
 		[ ! "$bin/$t" -nt "$TOP/tools/testing/mmrust/guest_mm.h" ]; then
 		say "guest tool: building $t (static)"

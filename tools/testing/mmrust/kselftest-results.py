@@ -22,7 +22,9 @@ The expected file lists results that come from the environment or the
 base, not from the kernel under test (see its header); each entry names
 the labels, the case's name, the status (SKIP or FAIL) and the reason as
 the case prints it, as shell patterns.  A skip or failure that matches an
-entry counts as skipped; any other skip or failure fails.
+entry counts as skipped; any other skip or failure fails.  A program that
+failed (exit=<status>) where each case that failed was expected to fail,
+and one at least, counts as skipped too.
 
 Prints one line per result: "<STATUS>\\x1f<name>\\x1f<reason>\\x1f<why>" (unit
 separators: a field may be empty), STATUS
@@ -121,6 +123,10 @@ def main():
     entries = read_expected(expected_path, label)
     with open(ktap, errors="replace") as f:
         results, planned, ran = parse(f)
+    # A program's cases come before its own result (output None for a
+    # case): one that failed only in cases expected to fail is expected
+    # to fail with them.
+    expected_fails, other_fails = 0, 0
     for status, name, reason, output in results:
         why = ""
         if status != "PASS":
@@ -130,9 +136,16 @@ def main():
             if hit:
                 hit["used"] += 1
                 why = "%s (expected, line %d)" % (hit["why"], hit["line"])
+                expected_fails += status == "FAIL" and output is None
                 status = "SKIP"
             elif status == "SKIP":
                 status, why = "FAIL", "unexpected skip: not in the expected file"
+            elif output is not None and expected_fails and not other_fails:
+                status, why = "SKIP", "failed in cases expected to fail, %d, and no other" % expected_fails
+            else:
+                other_fails += output is None
+        if output is not None:
+            expected_fails, other_fails = 0, 0
         print(SEP.join((status, name, reason, why)))
         if status == "FAIL" and output:
             for line in output:

@@ -89,15 +89,16 @@ LOGS=$CACHE/logs
 
 # The mm selftests in make test's kselftest boots, the base's and the
 # series' own (hugetlb_pool, thp_huge_zero_page, contpte_mthp,
-# slub_cpu_partial: patch 0038): run_vmtests.sh's categories (VMTESTS_CATEGORIES; the guest's kernel
-# parameter mmrust.vmtests= may name others of these), the programs and
-# scripts they run, which guest.sh builds with the base's Makefile and puts
-# in /selftests.
+# clear_pages_zero, slub_cpu_partial: patch 0038): run_vmtests.sh's
+# categories (VMTESTS_CATEGORIES; the guest's kernel parameter
+# mmrust.vmtests= may name others of these), the programs and scripts they
+# run, which guest.sh builds with the base's Makefile and puts in
+# /selftests.
 VMTESTS_CATEGORIES="hugetlb thp cow mkdirty madv_populate slub"
 VMTESTS_PROGRAMS=(hugepage-mmap hugepage-shm map_hugetlb hugepage-mremap hugepage-vmemmap
 	hugetlb-madvise hugetlb_dio hugetlb_fault_after_madv hugetlb_madv_vs_map thuge-gen
 	write_to_hugetlbfs khugepaged transhuge-stress split_huge_page_test cow mkdirty
-	madv_populate thp_huge_zero_page slub_cpu_partial hugetlb_pool contpte_mthp)
+	madv_populate thp_huge_zero_page slub_cpu_partial hugetlb_pool contpte_mthp clear_pages_zero)
 VMTESTS_SCRIPTS=(charge_reserved_hugetlb.sh hugetlb_reparenting_test.sh write_hugetlb_memory.sh)
 
 # Debian's rustc/rustdoc first: rustup's toolchains here have no rust-src.

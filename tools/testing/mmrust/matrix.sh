@@ -66,6 +66,10 @@ configs() {
 		;;
 	esac
 	echo "no-debug_fs CONFIG_DEBUG_FS=n"
+	# KUnit a module, and every suite (kunit_m_check: no built-in object
+	# calls the KUnit API).
+	echo "kunit-m CONFIG_KUNIT=m$(for o in $(project_options | grep '_KUNIT_TEST$'); do
+		[ "$1" = arm64 ] || [ "$o" != CONTPTE_KUNIT_TEST ] || continue; printf ' CONFIG_%s=m' "$o"; done)"
 	echo "all-off$all_off"
 	echo "no-slub_cpu_partial CONFIG_SLUB_CPU_PARTIAL=n"
 	echo "no-hugetlb_page CONFIG_HUGETLBFS=n CONFIG_HUGETLB_PAGE=n"
@@ -80,10 +84,12 @@ configs() {
 objects() {
 	local arch=$1 cfg=$2/.config
 	on() { grep -Eq "^CONFIG_$1=[ym]" "$cfg"; }
-	# The hooked base files (page_alloc.c and pgtable-generic.c: exports
-	# for the KUnit modules, patch 0039).
+	# The hooked base files (page_alloc.c, pgtable-generic.c, hugetlbfs'
+	# inode.c and mmu_notifier.c: exports for the KUnit modules, patch
+	# 0039).
 	echo mm/slub.o mm/memory.o mm/vmstat.o mm/page_alloc.o mm/pgtable-generic.o
-	! on HUGETLBFS || echo mm/hugetlb.o
+	! on HUGETLBFS || echo mm/hugetlb.o fs/hugetlbfs/inode.o
+	! on MMU_NOTIFIER || echo mm/mmu_notifier.o
 	! on HUGETLB_PAGE_OPTIMIZE_VMEMMAP || echo mm/hugetlb_vmemmap.o
 	! on RUST || echo rust/helpers/helpers.o
 	case $arch in
@@ -441,6 +447,22 @@ production_fragment() {
 	fi
 }
 
+# kunit_m_check <arch> <build dir> <objects...>: with KUnit a module, the
+# built-in objects (all but the suites) may use no KUnit symbol but
+# kunit_running (lib/kunit/hooks.c, built in): one would leave vmlinux
+# undefined where KUnit is a module.  Replaces the kunit-m cell's verdict
+# when one does.
+kunit_m_check() {
+	local b=$2 o bad=""
+	shift 2
+	for o in "$@"; do
+		case $o in rust/|*_kunit.o|samples/*) continue ;; esac
+		[ -f "$b/$o" ] || continue
+		bad="$bad$(llvm-nm-19 -u "$b/$o" | awk -v o="$o" '$2 ~ /kunit/ && $2 != "kunit_running" { printf " %s: %s;", o, $2 }')"
+	done
+	[ -z "$bad" ] || { unset 'rows[-1]'; cell "$1" kunit-m "FAILED (built-in code calls KUnit)" "$bad"; }
+}
+
 cell() {  # cell <arch> <config> <result> [details]
 	rows+=("$(printf '%-8s %-30s %s' "$1" "$2" "$3")")
 	[ "$3" = ok ] || [ "${3%% *}" = ok ] || bad=1
@@ -472,6 +494,7 @@ for arch in ${MMRUST_ARCHES:-$MMRUST_ARCH}; do
 		say "matrix $arch: $name: $(echo $objs | wc -w) objects"
 		# shellcheck disable=SC2086
 		compile_cell "$arch" "$name" "$b" "$log" "$start" $objs
+		[ "$name" != kunit-m ] || [ "${rows[-1]##* ok}" = "${rows[-1]}" ] || kunit_m_check "$arch" "$b" $objs
 	done < <(configs "$arch")
 done
 

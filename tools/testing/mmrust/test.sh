@@ -399,7 +399,7 @@ kselftest_build_check() {
 	make -C "$SRC/tools/testing/selftests" TARGETS=mm O="$o" \
 		KHDR_INCLUDES="-isystem $CACHE/build/x86_64/usr/include" -j"$(nproc)" > "$log" 2>&1 ||
 		{ ok=1; why="the build failed, see $log"; }
-	for p in hugetlb_pool thp_huge_zero_page contpte_mthp slub_cpu_partial; do
+	for p in hugetlb_pool thp_huge_zero_page contpte_mthp slub_cpu_partial clear_pages_zero; do
 		[ -x "$o/kselftest/mm/$p" ] || { ok=1; why="${why:+$why; }no $p built (see $log)"; }
 		w=$(grep -E "^$p\.c:[0-9]+:[0-9]+: (warning|error)" "$log" | head -3) || true
 		[ -z "$w" ] || { ok=1; why="${why:+$why; }$w"; }
@@ -597,11 +597,19 @@ test_arch() {
 			$([ "$what" = boot ] && echo kunit.enable=0)
 		boot_start bad-param test slub_partial_impl=bogus hugetlb_bulk_free_impl=bogus \
 			clear_pages_impl=bogus $bad preempt=full kunit.enable=0
-		# The base's mm selftests, every runtime component selected
-		# (the defaults), HVO on (init/15-kselftest.sh).
+		# The mm selftests through the base's run_vmtests.sh
+		# (init/15-kselftest.sh), HVO on: once with every new
+		# implementation (the defaults), once with the originals (but
+		# contpte, whose events contpte_mthp counts: the c boot tests
+		# it off).
+		local vmtests
+		vmtests="mmrust.vmtests=$(echo $VMTESTS_CATEGORIES | tr ' ' ,)"
 		MMRUST_BOOT_TIMEOUT=${MMRUST_KSELFTEST_TIMEOUT:-1800} \
-			boot_start kselftest kselftest hugetlb_free_vmemmap=on kunit.enable=0 \
-			"mmrust.vmtests=$(echo $VMTESTS_CATEGORIES | tr ' ' ,)"
+			boot_start kselftest-rust kselftest hugetlb_free_vmemmap=on kunit.enable=0 "$vmtests"
+		MMRUST_BOOT_TIMEOUT=${MMRUST_KSELFTEST_TIMEOUT:-1800} \
+			boot_start kselftest-c kselftest hugetlb_free_vmemmap=on kunit.enable=0 "$vmtests" \
+			slub_partial_impl=c hugetlb_bulk_free_impl=c clear_pages_impl=per_page \
+			${off/contpte_impl=off/}
 		boot_end rust
 		[ "$what" = boot ] || kunit_results "$LOG" ${p}kunit/rust
 		boot_results "$LOG" ${p}boot/rust
@@ -610,8 +618,10 @@ test_arch() {
 		boot_results "$LOG" ${p}boot/c
 		boot_end bad-param
 		boot_results "$LOG" ${p}boot/bad-param
-		boot_end kselftest
-		kselftest_results "$LOG" ${p}kselftest/mm
+		boot_end kselftest-rust
+		kselftest_results "$LOG" ${p}kselftest/rust
+		boot_end kselftest-c
+		kselftest_results "$LOG" ${p}kselftest/c
 		[ "$MMRUST_ARCH" != x86_64 ] || shell_check
 		[ "$what" != all ] || bench_check
 		;;
@@ -769,15 +779,23 @@ test_stress() {
 # test.sh one <label> <kernel parameters...>: one boot of the
 # MMRUST_ARCH (MMRUST_FLAVOR) image, its KUnit (unless kunit.enable=0) and
 # boot-test results counted as in 'make test': to see one test fail, e.g.
-# with mmrust.tests=<name> and kunit.filter_glob=<suite>.
+# with mmrust.tests=<name> and kunit.filter_glob=<suite>; with
+# mmrust.vmtests=<categories>, a kselftest boot of those categories.
 if [ "$what" = one ]; then
 	shift 2>/dev/null || true
 	label=${1:?usage: test.sh one <label> <kernel parameters...>}; shift
 	p=""
 	[ "$NAME" = x86_64 ] || p="$NAME/"
-	run_boot "$label" test "$@"
-	[[ " $* " == *" kunit.enable=0 "* ]] || kunit_results "$LOG" "${p}kunit/$label"
-	boot_results "$LOG" "${p}boot/$label"
+	if [[ " $* " == *" mmrust.vmtests="* ]]; then
+		# The kselftest mode: run_vmtests.sh for those categories.
+		MMRUST_BOOT_TIMEOUT=${MMRUST_BOOT_TIMEOUT:-${MMRUST_KSELFTEST_TIMEOUT:-1800}} \
+			run_boot "$label" kselftest kunit.enable=0 "$@"
+		kselftest_results "$LOG" "${p}kselftest/$label"
+	else
+		run_boot "$label" test "$@"
+		[[ " $* " == *" kunit.enable=0 "* ]] || kunit_results "$LOG" "${p}kunit/$label"
+		boot_results "$LOG" "${p}boot/$label"
+	fi
 	echo "$passed passed, $failed failed, $skipped skipped"
 	[ "$failed" = 0 ] && [ "$passed" -gt 0 ]
 	exit

@@ -6,13 +6,14 @@
 # (kmemleak_clean, later in the boot, checks what the unload left; this
 # test, that the 2 MiB pool has the size it had).  kunit.filter_glob
 # applies to the modules' suites as to the built-in ones.  Their
-# KTAP, read from the kernel log from a marker on, goes to the KTAP console
-# as "# kunit-module: <line>" lines, one KTAP document with a plan of the
-# suites run; the host counts every case of it as it counts the built-in
-# suites' (boot_results in test.sh, label .../kunit-modules/<boot>).  The
-# console shows none of the KTAP (messages below KERN_NOTICE are kept off
-# it meanwhile; a failed expectation's KERN_ERR lines still show): the host
-# parses the console for the built-in suites' KTAP.
+# results, as KUnit keeps them in debugfs (module_kunit_results, lib.sh),
+# go to the KTAP console as "# kunit-module: <line>" lines, one KTAP
+# document with a plan of the suites run; the host parses it with kunit.py
+# and counts every case of it as it counts the built-in suites' (boot_results
+# in test.sh, label .../kunit-modules/<boot>).  The console shows none of
+# the KTAP (messages below KERN_NOTICE are kept off it meanwhile; a failed
+# expectation's KERN_ERR lines still show): the host parses the console for
+# the built-in suites' KTAP.
 
 KUNIT_MODULES="mm_impl_switch_kunit slub_partial_kunit hugetlb_bulk_free_kunit
 hugetlb_vmemmap_gp_kunit clear_pages_batch_kunit contpte_kunit"
@@ -54,11 +55,11 @@ test_kunit_suites_as_modules() {
 	echo 5 > /proc/sys/kernel/printk
 	busy_begin
 	for m in $present; do
-		out=$(module_run_log "/samples/$m.ko" "mmrust: loading $m.ko") || { echo "$out"; rc=1; }
+		out=$(module_kunit_results "/samples/$m.ko") || { echo "$out"; rc=1; }
 		# Each module runs a suite at least (without a filter): its
 		# result line.
 		[ -n "$filter" ] || echo "$out" | grep -Eq '^(not )?ok [0-9]+ ' ||
-			{ echo "$m.ko: no suite result in the kernel log"; rc=1; }
+			{ echo "$m.ko: no suite results in /sys/kernel/debug/kunit"; rc=1; }
 		all="$all$out
 "
 	done
@@ -82,7 +83,7 @@ test_kunit_suites_as_modules() {
 		return
 	fi
 	[ -z "$KTAP_DEV" ] || cat /tmp/kunit-modules.ktap >> "$KTAP_DEV"
-	[ "$suites" -gt 0 ] || fail "no suite ran; the kernel log of the loads:
+	[ "$suites" -gt 0 ] || fail "no suite ran; what the loads gave:
 $(printf "%s" "$all" | head -40)" || return 1
 	echo "note: $suites suites of $(echo $present | wc -w) modules ($(echo $present)), loaded and unloaded"
 	return $rc

@@ -65,14 +65,14 @@ register slub_partial_impl_switch /sys/kernel/debug/slub_partial
 # The base's own SLUB KUnit suite as a module (every image builds it so),
 # once on each implementation of the per-cpu partial accounting (the
 # debugfs switch): every case passes, test_kfree_rcu included, which skips
-# when the suite is built in and so runs in no KUnit boot.  Its KTAP is
-# read from the kernel log, from a marker on; the console shows none of it
-# (messages below KERN_NOTICE are kept off it meanwhile), since the host
-# parses the console for the built-in suites' KTAP and would read this one
-# as more of it.
-slub_kunit_run() {	# slub_kunit_run <ko> <impl>: one load; its log on stdout
+# when the suite is built in and so runs in no KUnit boot.  Its results
+# are KUnit's in debugfs (module_kunit_results, lib.sh); the console shows
+# none of its KTAP (messages below KERN_NOTICE are kept off it meanwhile),
+# since the host parses the console for the built-in suites' KTAP and
+# would read this one as more of it.
+slub_kunit_run() {	# slub_kunit_run <ko> <impl>: one load; its results on stdout
 	echo "$2" > $SP/rust || { echo "cannot write $2 to $SP/rust"; return 1; }
-	module_run_log "$1" "mmrust: slub_kunit on $SP/rust=$2"
+	module_kunit_results "$1"
 }
 
 test_slub_kunit_module_both_impls() {
@@ -104,13 +104,6 @@ $(echo "$out" | grep -E ' ok [0-9]+ |# |failed|cannot')" || return 1
 	echo "note: slub_kunit: $(echo "$out" | grep -Ec '^ +ok [0-9]+ test_') cases passed on each implementation"
 }
 register slub_kunit_module_both_impls /sys/kernel/debug/slub_partial
-
-# What user space sees of the lists, every cache within its limit (after a
-# churn too), cpu_partial's writes and bad input: the kselftest
-# tools/testing/selftests/mm/slub_cpu_partial.c, here on the boot's
-# implementation (the kselftest boot runs it through run_vmtests.sh).
-test_slub_cpu_partial_kselftest() { kselftest_program slub_cpu_partial; }
-register slub_cpu_partial_kselftest
 
 # Each list as long as its head says (check_partial_walk), at boot.
 test_slub_partial_walk() { check_partial_walk; }

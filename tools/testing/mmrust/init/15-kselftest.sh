@@ -9,6 +9,40 @@
 # (kselftest_results in test.sh).  The components are what the kernel
 # parameters select; on arm64 the 64 KiB mTHP size is set to "always", so
 # that the THP, cow and mkdirty cases fault and fork contpte mappings.
+
+# kselftest_guest_setup: what the selftests need of the guest beyond the
+# kernel's options (configs/kselftest.config): swap, on a zram device of
+# 1 GiB, for cow's and khugepaged's swap-out cases; and the two commands
+# charge_reserved_hugetlb.sh runs that busybox lacks or takes otherwise:
+# "pgrep -f <program>" (busybox has none: pidof) and "killall -2 --wait
+# <program>" (busybox's has no --wait: it waits here until none is left).
+kselftest_guest_setup() {
+	local z=/sys/block/zram0
+	if [ -e $z/disksize ] && echo 1G > $z/disksize && mkswap /dev/zram0 > /dev/null &&
+		swapon /dev/zram0; then
+		echo "mmrust: swap: $(awk 'NR > 1 {print $1, $3 " KiB"}' /proc/swaps)"
+	else
+		echo "mmrust: no swap: no zram device (CONFIG_ZRAM) or mkswap/swapon failed"
+	fi
+	command -v pgrep > /dev/null || cat > /bin/pgrep <<'EOF'
+#!/bin/sh
+# pgrep -f <program>, as charge_reserved_hugetlb.sh runs it.
+[ "$1" != -f ] || shift
+exec pidof "${1##*/}"
+EOF
+	rm -f /bin/killall
+	cat > /bin/killall <<'EOF'
+#!/bin/sh
+# busybox killall, and --wait: until none of that name is left.
+w='' args=''
+for a; do [ "$a" = --wait ] && w=1 || args="$args $a"; done
+# shellcheck disable=SC2086 # the signal and the names, as given
+busybox killall $args || exit
+while [ -n "$w" ] && pidof "${args##* }" > /dev/null; do sleep 0.1; done
+EOF
+	chmod +x /bin/pgrep /bin/killall
+}
+
 run_kselftests() {
 	local cats mthp=/sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled
 	cats=$(cmdline_param mmrust.vmtests "" | tr , ' ')
@@ -17,6 +51,7 @@ run_kselftests() {
 		return
 	fi
 	[ ! -w "$mthp" ] || echo always > "$mthp"
+	kselftest_guest_setup
 	# Free huge pages of every size but 1 GiB for cow's hugetlb cases (two
 	# each: arm64 has 64 KiB, 2 MiB and 32 MiB): run_vmtests.sh grows the
 	# default pool for its hugetlb category, then sets it back to what it

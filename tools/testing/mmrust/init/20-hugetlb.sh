@@ -195,48 +195,12 @@ test_hugetlb_shrink_old_pool_rcu_wait() {
 }
 register hugetlb_shrink_old_pool_rcu_wait /sys/kernel/debug/hugetlb_bulk_free
 
-test_hugetlb_grow_shrink_hvo_on() { bulk_free_cycle $HP 1 128 0 0 0; }
-register hugetlb_grow_shrink_hvo_on /sys/kernel/debug/hugetlb_bulk_free
-test_hugetlb_grow_shrink_hvo_off() { bulk_free_cycle $HP 0 128 0 0 0; }
-register hugetlb_grow_shrink_hvo_off /sys/kernel/debug/hugetlb_bulk_free
 test_hugetlb_fail_middle_folio() { bulk_free_cycle $HP 1 32 17 1 0; }
 register hugetlb_fail_middle_folio /sys/kernel/debug/hugetlb_bulk_free
 test_hugetlb_fail_every_folio() { bulk_free_cycle $HP 1 32 1 4294967295 32; }
 register hugetlb_fail_every_folio /sys/kernel/debug/hugetlb_bulk_free
 test_hugetlb_fail_hvo_off_restores_nothing() { bulk_free_cycle $HP 0 32 1 4294967295 0; }
 register hugetlb_fail_hvo_off_restores_nothing /sys/kernel/debug/hugetlb_bulk_free
-
-# The bulk free's callers in 6.12: the pool shrink, set_max_huge_pages()
-# (every bulk_free_cycle above writes nr_hugepages), and the surplus
-# return, return_unused_surplus_pages(), here; the third,
-# try_to_free_low(), exists only with CONFIG_HIGHMEM, which neither
-# image has.  With the 2 MiB pool empty and 8 pages of overcommit, an
-# untouched private MAP_HUGETLB mapping of 16 MiB reserves 8 surplus
-# pages; unmapping it releases the reservation and the 8 unused surplus
-# pages go in one bulk free (counted: bulk_frees), through C and through
-# Rust (switch_ran: their call counters), leaving the pool empty and the
-# free pages back.
-surplus_return_work() {
-	local frees out want="hugetlb_reserve: 16 MiB mapped: HugePages_Total 8, HugePages_Rsvd 8, HugePages_Surp 8"
-	frees=$(stat_of bulk_frees)
-	echo 8 > $HP/nr_overcommit_hugepages
-	out=$(hugetlb_reserve 16 2>&1)
-	echo 0 > $HP/nr_overcommit_hugepages
-	echo "$out"
-	[ "$out" = "$want" ] || fail "want '$want'" || return 1
-	check_pool $HP 0 0 || return 1
-	[ $(( $(stat_of bulk_frees) - frees )) = 1 ] ||
-		fail "bulk frees: $(( $(stat_of bulk_frees) - frees )), want 1"
-}
-test_hugetlb_surplus_return() {
-	local mem
-	[ -d $HP ] || { skip "no $HP"; return; }
-	empty_pool $HP || return 1
-	mem=$(free_pages)
-	switch_ran $DBG c rust surplus_return_work || return 1
-	free_pages_back "$mem" 384
-}
-register hugetlb_surplus_return /sys/kernel/debug/hugetlb_bulk_free
 
 # The same for one page of 1 GiB.  Room for it is not left to chance: the
 # test boots reserve hugetlb_cma=1G (test.sh), a CMA area that holds only
@@ -245,31 +209,10 @@ register hugetlb_surplus_return /sys/kernel/debug/hugetlb_bulk_free
 # moment (pinned), which nothing here does.  Without the reservation a
 # 5 GiB guest finds a free aligned GiB in some boots only: then these
 # tests skip ("no room"), a skip the expected-skip list does not allow.
-test_hugetlb_1g_hvo_on() { bulk_free_cycle $HP1G 1 1 0 0 0; }
-register hugetlb_1g_hvo_on /sys/kernel/debug/hugetlb_bulk_free
-test_hugetlb_1g_hvo_off() { bulk_free_cycle $HP1G 0 1 0 0 0; }
-register hugetlb_1g_hvo_off /sys/kernel/debug/hugetlb_bulk_free
 test_hugetlb_1g_fail_once() { bulk_free_cycle $HP1G 1 1 1 1 0; }
 register hugetlb_1g_fail_once /sys/kernel/debug/hugetlb_bulk_free
 test_hugetlb_1g_fail_every() { bulk_free_cycle $HP1G 1 1 1 4294967295 1; }
 register hugetlb_1g_fail_every /sys/kernel/debug/hugetlb_bulk_free
-
-test_hugetlb_selftests() {
-	local t rc=0
-	[ -d /selftests ] || fail "selftests missing from the initramfs" || return 1
-	# map_hugetlb and hugepage-mmap map 256 MiB each.
-	empty_pool && { [ ! -e $HVO ] || echo 1 > $HVO; } && set_pool $HP 160 || return 1
-	for t in hugepage-vmemmap map_hugetlb hugepage-mmap hugetlb-madvise; do
-		if /selftests/$t > /tmp/$t.out 2>&1; then
-			echo "selftest $t: ok"
-		else
-			echo "selftest $t: FAILED ($?)"; sed 's/^/  /' /tmp/$t.out; rc=1
-		fi
-	done
-	empty_pool
-	return $rc
-}
-register hugetlb_selftests
 
 # The benchmark: for each N (mmrust.bench_n=, comma-separated), HVO on and
 # off, mmrust.bench_reps= times (3), and for each implementation of

@@ -31,15 +31,6 @@ $want"
 }
 register sample_rust_mm_folio_list /samples/rust_mm_folio_list.ko
 
-test_sample_huge_zero_page() {
-	local out
-	out=$($SAMPLES/huge_zero_page 2>&1) || fail "huge_zero_page failed: $out" || return 1
-	echo "$out" | grep -q '^huge_zero_page: read 51200 pages of a 200 MiB buffer, 0 not zero$' &&
-		echo "$out" | grep -Eq '^huge_zero_page: RSS before [0-9]+ KiB, after [0-9]+ KiB$' ||
-		fail "unexpected output: $out"
-}
-register sample_huge_zero_page
-
 demo_samples() {
 	echo "== samples: the Rust sample module (samples/rust/rust_mm_folio_list.rs)"
 	sample_mark

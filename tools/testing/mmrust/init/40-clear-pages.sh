@@ -10,7 +10,6 @@ export HUGETLBFS
 
 cp_stat() { awk -v k="$1" '$1 == k {print $2}' $CP/stats; }
 vmstat() { awk -v k="$1" '$1 == k {print $2}' /proc/vmstat; }
-mthp_stat() { cat "$THP/hugepages-$1/stats/$2"; }
 # The preemption model this boot runs under, as PREEMPT_DYNAMIC logged it.
 preempt_model() {
 	local m=$(dmesg | sed -n 's/.*Dynamic Preempt: \([a-z]*\).*/\1/p' | tail -1)
@@ -30,90 +29,6 @@ thp() {
 		echo "${3:-never}" > $THP/hugepages-64kB/enabled
 }
 thp_defaults() { thp always 1 never; }
-
-# fault_case <case> <MiB>: fault_zero's verdict; FOLIOS is the number of
-# folios the batched clearing cleared meanwhile, HUGE the number of huge
-# pages the case's own counter saw allocated.
-fault_case() {
-	local f0=$(cp_stat folios) t0=$(vmstat thp_fault_alloc) m0=$(mthp_stat 64kB anon_fault_alloc)
-	local out
-	out=$(fault_zero "$1" "$2" 2>&1) || { echo "$out"; return 1; }
-	FOLIOS=$(( $(cp_stat folios) - f0 ))
-	case $1 in
-	thp*) HUGE=$(( $(vmstat thp_fault_alloc) - t0 )) ;;
-	mthp) HUGE=$(( $(mthp_stat 64kB anon_fault_alloc) - m0 )) ;;
-	*) HUGE=-1 ;;	# hugetlb: the mapping would have failed without
-	esac
-}
-
-# fault_matrix <batched>: dirtied, freed and faulted-in memory reads zero
-# through every caller of folio_zero_user(), with the batched clearing
-# (1; each case must go through it) or the 6.12 per-page one (0; none may).
-# Chance: a THP case fails ("no huge page was allocated") only if the
-# zone has no free 2 MiB block at its fault (THP "always" does not
-# compact at fault time): in this freshly booted 5 GiB guest, with the
-# 2 MiB pool at 8 pages and nothing else big allocated, most free memory
-# sits in the buddy's largest blocks; no probability is computed for it
-# (it depends on fragmentation, not on a draw).  The 1 GiB case takes the
-# hugetlb_cma=1G area the test boots reserve (see 20-hugetlb.sh): no room
-# for its page then fails; in a boot without hugetlb_cma= the other cases
-# run and the test counts as skipped.
-fault_matrix() {
-	local b=$1 rc=0 spec c mib no_1g="" old=$(cat $CP/batched)
-	echo "$b" > $CP/batched || fail "cannot select batched=$b" || return 1
-	mkdir -p $HUGETLBFS
-	grep -q " $HUGETLBFS " /proc/mounts || mount -t hugetlbfs -o pagesize=2M none $HUGETLBFS ||
-		fail "cannot mount hugetlbfs" || return 1
-	set_pool $HP 8 || return 1
-	for spec in "thp-rw always 0" "thp-w always 1" "thp-madvise madvise 1" \
-		"mthp never 1 always" "hugetlb-2m" "hugetlb-1g" "fallocate" "memfd"; do
-		set -- $spec
-		c=$1 mib=8
-		[ $# = 1 ] || thp "$2" "$3" "$4"
-		[ $c != mthp ] || mib=2
-		if [ $c = hugetlb-1g ]; then
-			mib=1024
-			if ! set_pool $HP1G 1 > /dev/null; then
-				if grep -q "hugetlb_cma=" /proc/cmdline; then
-					echo "$c: no room for a 1 GiB page, though the boot reserved hugetlb_cma"; rc=1
-				else
-					no_1g=1
-				fi
-				continue
-			fi
-		fi
-		calls_mark $CP per_page batched || rc=1
-		if ! fault_case $c $mib; then
-			rc=1
-		elif [ "$HUGE" = 0 ]; then
-			echo "$c: no huge page was allocated"; rc=1
-		elif [ "$b" = 1 ] && [ "$FOLIOS" -lt 2 ]; then
-			echo "$c: the batched clearing saw $FOLIOS folios (want >= 2)"; rc=1
-		elif [ "$b" = 0 ] && [ "$FOLIOS" != 0 ]; then
-			echo "$c: the batched clearing ran ($FOLIOS folios) while per_page was selected"; rc=1
-		# Each case ran the clearing selected, and not the other
-		# (calls_per_page, calls_batched).
-		elif ! calls_only $( [ "$b" = 1 ] && echo batched || echo per_page ); then
-			rc=1
-		else
-			echo "$c: ok, $FOLIOS batched folios"
-		fi
-		thp_defaults
-		[ $c != hugetlb-1g ] || set_pool $HP1G 0 || rc=1
-	done
-	set_pool $HP 0 || rc=1
-	echo "$old" > $CP/batched
-	if [ $rc = 0 ] && [ -n "$no_1g" ]; then
-		skip "hugetlb-1g: no room for a 1 GiB page (no hugetlb_cma= on the command line); the other cases passed"
-		return
-	fi
-	return $rc
-}
-
-test_clear_pages_faults_zero_batched() { fault_matrix 1; }
-register clear_pages_faults_zero_batched
-test_clear_pages_faults_zero_per_page() { fault_matrix 0; }
-register clear_pages_faults_zero_per_page
 
 # A 1 GiB hugetlb fault at its first page is cleared in 32 calls of the
 # 32 MiB batch plus one for the hot window under preempt=none/voluntary,
@@ -167,24 +82,6 @@ hzp_run() {
 	FA=$(echo "$OUT" | sed -n 's/.*reads: .*thp_fault_alloc +\([0-9]*\)$/\1/p')
 	echo "$OUT"
 	[ -n "$RSS0" ] && [ -n "$RSS" ] && [ -n "$ZP" ] && [ -n "$FA" ] || fail "unexpected output"
-}
-
-# Seed 001, the huge zero page as a process sees it (read faults map it,
-# RSS does not grow, a write copies one page, its shrinker frees it), and
-# without it (each read fault clears a huge page: the batched clearing in
-# the rust boot, per page in the c boot): the kselftest
-# tools/testing/selftests/mm/thp_huge_zero_page.c.  Nothing but the tests
-# runs in the guest: a huge zero page that drop_caches does not free fails
-# (THP_ZERO_PAGE_NO_OTHER_USERS=1), where elsewhere it skips.
-test_thp_huge_zero_page_kselftest() {
-	THP_ZERO_PAGE_NO_OTHER_USERS=1 kselftest_program thp_huge_zero_page
-}
-register thp_huge_zero_page_kselftest
-
-# hzp_quiet: hzp_run 1 with its output shown only when it fails (ZP as
-# hzp_run sets it).
-hzp_quiet() {
-	hzp_run 1 > /tmp/hzp_run.log || { cat /tmp/hzp_run.log; return 1; }
 }
 
 demo_clear_pages() {

@@ -58,16 +58,6 @@ register contpte_impl_boot_param /sys/kernel/debug/contpte
 test_contpte_switch_debugfs() { contpte_present || return; check_switch $CT/on; }
 register contpte_switch_debugfs /sys/kernel/debug/contpte
 
-# The kselftest contpte_mthp, switch on: the bytes read back after each
-# step, and each step's contpte events exact (what each counts is there).
-contpte_mthp_exact() { CONTPTE_NO_OTHER_USERS=1 kselftest_program contpte_mthp; }
-test_contpte_64k_mthp_folds_and_unfolds() {
-	contpte_present || return
-	contpte_check 1 contpte_mthp_exact || return 1
-	echo "$STEPS"
-}
-register contpte_64k_mthp_folds_and_unfolds /sys/kernel/debug/contpte
-
 # The same with the switch off: the same bytes, and no contpte event.
 test_contpte_switch_off_counts_nothing() {
 	contpte_present || return

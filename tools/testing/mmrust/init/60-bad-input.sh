@@ -33,6 +33,3 @@ while read -r name file specs; do
 	echo "test_bad_input_$name() { bad_input $file $specs; }"
 	echo "register bad_input_$name $file"
 done)"
-
-test_bad_input_hugetlb_nr_hugepages() { kselftest_program hugetlb_pool -f bad_input; }
-register bad_input_hugetlb_nr_hugepages /proc/sys/vm/nr_hugepages

@@ -113,47 +113,21 @@ not ok $n $t"
 	rm -f "$SKIP_FILE"
 }
 
-# kselftest_program <program> [<args>...]: a kselftest of /selftests (the
-# mm selftests guest.sh builds, tools/testing/selftests/mm) as a boot
-# test, so that each boot's components (the rust and c boots', every
-# image's) pass it.  A program on kselftest_harness.h exits 0 when cases
-# skipped too, so its "# Totals:" line decides: passes when every case
-# passed (the totals as a note), is skipped with the first skip reason
-# when one skipped (KSFT_SKIP, 4, likewise), and fails otherwise (another
-# exit status, a failed case, no case passed) with its output.  A pass
-# notes what the program printed besides the harness's lines.  The
-# kselftest boot runs the same programs through the base's run_vmtests.sh.
-kselftest_program() {
-	local p=/selftests/$1 out rc totals
-	shift
-	[ -x "$p" ] || { echo "no $p in the initramfs"; return 1; }
-	out=$("$p" "$@" 2>&1)
-	rc=$?
-	totals=$(echo "$out" | sed -n 's/^# Totals: //p' | tail -1)
-	case $rc:$totals in
-	0:"pass:0 "*" skip:0 "*) echo "$out"; return 1 ;;
-	0:*" fail:0 "*" skip:0 error:0")
-		# What the program printed (ksft_print_msg()), then its totals.
-		echo "$out" | grep -E '^# [^ ]' | grep -vE '^# (Totals:|PASSED:|FAILED:|Starting )' |
-			sed 's/^# /note: /'
-		echo "note: $totals" ;;
-	[04]:*" fail:0 "*) skip "$(echo "$out" | sed -n 's/.* # SKIP //p' | head -1)" ;;
-	*) echo "$out"; return 1 ;;
-	esac
-}
-
-# module_run_log <ko> <mark>: loads the module <ko> (a path), unloads it,
-# and prints the kernel log from the line <mark>, written just before, on
-# (without it and without timestamps): what a test module printed, its
-# KTAP for a KUnit suite.  Fails, saying why, if the load or the unload
-# fails.
-module_run_log() {
-	local name
-	name=$(basename "$1" .ko)
-	echo "$2" > /dev/kmsg
+# module_kunit_results <ko>: loads the KUnit module <ko> (a path), prints
+# the results of every suite it ran as KUnit keeps them
+# (CONFIG_KUNIT_DEBUGFS: /sys/kernel/debug/kunit/<suite>/results, one KTAP
+# document per suite), and unloads it (its suites' files go with it).
+# Fails, saying why, if there is no such directory, or the load or the
+# unload fails.
+module_kunit_results() {
+	local k=/sys/kernel/debug/kunit before s
+	[ -d $k ] || { echo "no $k (CONFIG_KUNIT_DEBUGFS)"; return 1; }
+	before=$(ls $k)
 	insmod "$1" || { echo "insmod $1 failed"; return 1; }
-	rmmod "$name" || { echo "rmmod $name failed"; return 1; }
-	dmesg | sed -n "\|$2|,\$p" | sed '1d; s/^\[[ 0-9.]*\] //'
+	for s in $(ls $k); do
+		echo "$before" | grep -qxF "$s" || cat "$k/$s/results"
+	done
+	rmmod "$(basename "$1" .ko)" || { echo "rmmod $1 failed"; return 1; }
 }
 
 # expecting_reports <test> <ERE> <command> [<args>...]: runs the command,

@@ -2,16 +2,21 @@
 /*
  * 64 KiB mTHP as a process sees it, with arm64's contiguous PTEs.
  *
- * With the 64 KiB mTHP size on "madvise" (the PMD size "never") and a
- * region advised MADV_HUGEPAGE, each write fault of a 64 KiB block maps it
- * with one 64 KiB folio.  On arm64 the kernel marks the block's entries
- * contiguous (contpte: one TLB entry covers the block).  Changing one entry
- * (mprotect() of one page) unfolds its block; making the block uniform again
- * folds it back; fork() maps the child's copy; munmap() clears whole blocks.
+ * With the 64 KiB mTHP size on "madvise", every other size and the PMD
+ * size "never", and a region advised MADV_HUGEPAGE, each write fault of a
+ * 64 KiB block maps it with one 64 KiB folio.  On arm64 the kernel marks
+ * the block's entries contiguous (contpte: one TLB entry covers the
+ * block).  Changing one entry (mprotect() of one page) unfolds its block;
+ * making the block uniform again folds it back; fork() maps the child's
+ * copy; munmap() of one page unfolds its block, of whole blocks clears
+ * them without unfolding.
  *
- * data_read_back: whatever the kernel does with the entries, every byte
+ * data_read_back: the touch allocated one 64 KiB mTHP per block (the
+ * hugepages-64kB/stats/anon_fault_alloc counter grew by at least
+ * NR_BLOCKS), and whatever the kernel does with the entries, every byte
  * reads back what was written, in the parent and in a child after fork(),
- * after the mprotect() round trip.  Any kernel with 64 KiB mTHP.
+ * after the mprotect() round trip.  Any kernel with 64 KiB mTHP and its
+ * stats (6.9 and later, x86_64 too); skipped without them.
  *
  * contpte_events: the contpte vm events of /proc/vmstat (contpte_map,
  * contpte_fold, contpte_unfold, contpte_tlbi, added by the mm-rust
@@ -19,11 +24,25 @@
  * write-protecting the last page of block 0 unfolds it, with one TLB
  * invalidation; making it writable again folds it back, with another;
  * fork() maps the child's 16 blocks contiguous (the parent's are
- * write-protected whole, without unfolding); munmap() counts nothing.
- * The counters are global: with CONTPTE_NO_OTHER_USERS=1 in the
- * environment (a test system where nothing else runs) each step's counts
- * must be exact, else at least these, as another process can only add to
- * them.  Skipped where the kernel has no such events.
+ * write-protected whole, without unfolding); munmap() of one page of
+ * block 1 unfolds that block, with one TLB invalidation, and the munmap()
+ * of the rest counts nothing.  Every step causes at least one event.
+ * The counters are global, and another process can only add to them: with
+ * CONTPTE_NO_OTHER_USERS=1 in the environment (a test system where
+ * nothing else runs) one run's counts must be these exactly.  Else the
+ * steps run up to CONTPTE_RUNS times, until a run counts exactly these,
+ * and for each step and event the least count of the runs must be this
+ * one: a kernel that counts too few or too many fails every run, and a
+ * right one fails only where other processes made contpte events in the
+ * same step of every run.  The steps are
+ * written for 64 KiB blocks, arm64's contpte block (CONT_PTE_SIZE) with
+ * 4 KiB pages only: skipped with other page sizes (16 and 64 KiB pages
+ * have 2 MiB blocks), and where the kernel has no such events.
+ *
+ * The setup only skips, changing nothing; each test sets the THP files in
+ * its body, with knob_write() (a refused write fails the test), each
+ * file's value saved first into the fixture, which the harness shares
+ * with the parent whose teardown puts them back.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,14 +54,17 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-#include "knob_util.h"
+#include "mm_knobs.h"
 #include "thp_settings.h"
 #include "vm_util.h"
 
+#define THP_DIR		"/sys/kernel/mm/transparent_hugepage"
 #define BLOCK_SIZE	(64UL << 10)
 #define NR_BLOCKS	16
 #define REGION_SIZE	(NR_BLOCKS * BLOCK_SIZE)
-#define MTHP_64K	"/sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled"
+#define MTHP_DIR	THP_DIR "/hugepages-64kB"
+#define CONTPTE_RUNS	5
+#define MTHP_ALLOC	MTHP_DIR "/stats/anon_fault_alloc"
 
 enum step { TOUCH, MPROTECT_RO, MPROTECT_RW, FORK, MUNMAP, NR_STEPS };
 static const char * const step_name[NR_STEPS] = {
@@ -54,14 +76,23 @@ static const char * const event_name[NR_EVENTS] = {
 	"contpte_map", "contpte_fold", "contpte_unfold", "contpte_tlbi",
 };
 
-/* What each step counts, by the rules of the file's comment. */
+/*
+ * What each step counts, by the rules of the file's comment.  Each row
+ * has a count above 0, so each step is checked by the lower bounds too.
+ */
 static const long want_events[NR_STEPS][NR_EVENTS] = {
 	[TOUCH]		= { NR_BLOCKS, 0, 0, 0 },
 	[MPROTECT_RO]	= { 0, 0, 1, 1 },
 	[MPROTECT_RW]	= { 0, 1, 0, 1 },
 	[FORK]		= { NR_BLOCKS, 0, 0, 0 },
-	[MUNMAP]	= { 0, 0, 0, 0 },
+	[MUNMAP]	= { 0, 0, 1, 1 },
 };
+
+/* The 64 KiB mTHP the kernel allocated at anonymous faults, -1 if unknown. */
+static long mthp_allocs(void)
+{
+	return knob_read_long(MTHP_ALLOC);
+}
 
 static void read_events(long ev[NR_EVENTS])
 {
@@ -69,6 +100,14 @@ static void read_events(long ev[NR_EVENTS])
 
 	for (e = 0; e < NR_EVENTS; e++)
 		ev[e] = vmstat_read(event_name[e]);
+}
+
+/* CONTPTE_NO_OTHER_USERS=1: nothing else runs, global counts are exact. */
+static bool counts_exact(void)
+{
+	const char *env = getenv("CONTPTE_NO_OTHER_USERS");
+
+	return env && !strcmp(env, "1");
 }
 
 static unsigned char page_byte(size_t i)
@@ -90,6 +129,7 @@ static size_t bad_bytes(const char *buf)
 /* What run_steps() saw. */
 struct steps {
 	long events[NR_STEPS][NR_EVENTS];	/* each step's counts */
+	long allocs[NR_STEPS];			/* each step's 64 KiB mTHP */
 	size_t bad_parent;			/* bytes read back wrong */
 	int child_status;			/* the child's, after its check */
 };
@@ -97,43 +137,72 @@ struct steps {
 FIXTURE(mthp)
 {
 	struct steps run;
-	bool saved;
+	int order;		/* of the 64 KiB size */
+	struct knobs knobs;	/* the THP files the test changed */
+	char why[256];		/* a write that failed */
 };
 
+/* The skips; nothing changes here. */
 FIXTURE_SETUP(mthp)
 {
-	struct thp_settings settings;
-	int order;
-
-	self->saved = false;
-	if (access(MTHP_64K, F_OK))
-		SKIP(return, "no " MTHP_64K ": no 64 KiB mTHP size");
+	if (access(MTHP_DIR, F_OK))
+		SKIP(return, "no " MTHP_DIR
+		     ": no 64 KiB mTHP size (CONFIG_TRANSPARENT_HUGEPAGE off, or before 6.8)");
+	if (mthp_allocs() < 0)
+		SKIP(return, "no " MTHP_ALLOC ": no mTHP stats (a kernel before 6.9)");
 	if (geteuid())
 		SKIP(return, "needs root: the THP settings");
-	order = __builtin_ctzl(BLOCK_SIZE / psize());
-	thp_save_settings();
-	self->saved = true;
-	thp_read_settings(&settings);
-	settings.thp_enabled = THP_NEVER;
-	settings.hugepages[order].enabled = THP_MADVISE;
-	thp_push_settings(&settings);
+	self->order = __builtin_ctzl(BLOCK_SIZE / psize());
+	if (!(thp_supported_orders() & (1UL << self->order)))
+		SKIP(return, "64 KiB is not an mTHP size with %u KiB pages", psize() >> 10);
 }
 
-FIXTURE_TEARDOWN(mthp)
+/*
+ * In the parent of the test's process: 6.12's harness skips a
+ * FIXTURE_TEARDOWN() in the test's process after a failed ASSERT there
+ * when the compiler kept its "child" in a register (-Wclobbered), so the
+ * settings to put back are in self, which the harness shares for this.
+ */
+FIXTURE_TEARDOWN_PARENT(mthp)
 {
-	if (self->saved)
-		thp_restore_settings();
+	knob_put_back(&self->knobs);
+}
+
+/*
+ * madvise_64k_only: the THP files set for the steps, each saved first:
+ * the 64 KiB size on "madvise", every other size and the top level
+ * "never".  A refused write fails the test.
+ */
+static void madvise_64k_only(struct __test_metadata *_metadata, FIXTURE_DATA(mthp) *self)
+{
+	unsigned long orders = thp_supported_orders();
+	char path[128];
+	int i, err;
+
+	err = knob_change(&self->knobs, self->why, sizeof(self->why), THP_DIR "/enabled",
+			  "never");
+	for (i = 0; !err && i < NR_ORDERS; i++) {
+		if (!(orders & (1UL << i)))
+			continue;
+		snprintf(path, sizeof(path), THP_DIR "/hugepages-%ukB/enabled",
+			 (psize() >> 10) << i);
+		err = knob_change(&self->knobs, self->why, sizeof(self->why), path,
+				  i == self->order ? "madvise" : "never");
+	}
+	ASSERT_EQ(0, err)
+		TH_LOG("%s", self->why);
 }
 
 /*
  * run_steps: maps the region (block-aligned), advises it, writes every
  * page its own byte, write-protects the last page of block 0 and makes it
  * writable again (with a write), forks a child that checks every byte,
- * checks every byte itself and unmaps; what it saw into *run.
+ * checks every byte itself, unmaps one page in the middle of block 1,
+ * then everything; what it saw into *run.
  */
 static void run_steps(struct __test_metadata *_metadata, struct steps *run)
 {
-	long before[NR_EVENTS], now[NR_EVENTS];
+	long before[NR_EVENTS], now[NR_EVENTS], allocs;
 	char *map, *buf;
 	size_t i, last = BLOCK_SIZE - psize();
 	int s = TOUCH, e;
@@ -146,6 +215,7 @@ static void run_steps(struct __test_metadata *_metadata, struct steps *run)
 	ASSERT_EQ(0, madvise(buf, REGION_SIZE, MADV_HUGEPAGE));
 
 	read_events(before);
+	allocs = mthp_allocs();
 	for (s = TOUCH; s < NR_STEPS; s++) {
 		switch (s) {
 		case TOUCH:
@@ -168,6 +238,7 @@ static void run_steps(struct __test_metadata *_metadata, struct steps *run)
 			run->bad_parent = bad_bytes(buf);
 			break;
 		case MUNMAP:
+			ASSERT_EQ(0, munmap(buf + BLOCK_SIZE + BLOCK_SIZE / 2, psize()));
 			ASSERT_EQ(0, munmap(map, REGION_SIZE + BLOCK_SIZE));
 			break;
 		}
@@ -175,39 +246,65 @@ static void run_steps(struct __test_metadata *_metadata, struct steps *run)
 		for (e = 0; e < NR_EVENTS; e++)
 			run->events[s][e] = now[e] - before[e];
 		memcpy(before, now, sizeof(now));
+		run->allocs[s] = mthp_allocs() - allocs;
+		allocs += run->allocs[s];
 	}
 }
 
 TEST_F(mthp, data_read_back)
 {
+	madvise_64k_only(_metadata, self);
 	run_steps(_metadata, &self->run);
+	ksft_print_msg("64 KiB mTHP allocated: touch %ld, the other steps %ld\n",
+		       self->run.allocs[TOUCH], self->run.allocs[MPROTECT_RO] +
+		       self->run.allocs[MPROTECT_RW] + self->run.allocs[FORK] +
+		       self->run.allocs[MUNMAP]);
+	if (counts_exact()) {
+		EXPECT_EQ(NR_BLOCKS, self->run.allocs[TOUCH])
+			TH_LOG("touch: want one 64 KiB mTHP per block (anon_fault_alloc)");
+	} else {
+		EXPECT_LE(NR_BLOCKS, self->run.allocs[TOUCH])
+			TH_LOG("touch: want one 64 KiB mTHP per block (anon_fault_alloc)");
+	}
 	EXPECT_TRUE(WIFEXITED(self->run.child_status) && !WEXITSTATUS(self->run.child_status))
 		TH_LOG("the child read wrong bytes after fork()");
-	EXPECT_EQ(0, self->run.bad_parent)
+	EXPECT_EQ((size_t)0, self->run.bad_parent)
 		TH_LOG("%zu bytes read back wrong in the parent", self->run.bad_parent);
 }
 
 TEST_F(mthp, contpte_events)
 {
-	const char *env = getenv("CONTPTE_NO_OTHER_USERS");
-	bool exact = env && !strcmp(env, "1");
-	int s, e;
+	long least[NR_STEPS][NR_EVENTS];
+	int runs = counts_exact() ? 1 : CONTPTE_RUNS;
+	int r, s, e;
 
 	if (vmstat_read("contpte_map") < 0)
-		SKIP(return, "no contpte events in /proc/vmstat: not arm64, or no contpte vm events");
-	run_steps(_metadata, &self->run);
+		SKIP(return,
+		     "no contpte events in /proc/vmstat: not arm64, or CONFIG_CONTPTE_VMSTAT off");
+	if (psize() != 4096)
+		SKIP(return, "contpte blocks of 64 KiB need 4 KiB pages, not %u KiB",
+		     psize() >> 10);
+	madvise_64k_only(_metadata, self);
+	for (r = 0; r < runs; r++) {
+		run_steps(_metadata, &self->run);
+		for (s = 0; s < NR_STEPS; s++) {
+			ksft_print_msg("run %d: step=%s map=%ld fold=%ld unfold=%ld tlbi=%ld\n",
+				       r + 1, step_name[s], self->run.events[s][MAP],
+				       self->run.events[s][FOLD], self->run.events[s][UNFOLD],
+				       self->run.events[s][TLBI]);
+			for (e = 0; e < NR_EVENTS; e++)
+				if (!r || self->run.events[s][e] < least[s][e])
+					least[s][e] = self->run.events[s][e];
+		}
+		if (!memcmp(least, want_events, sizeof(least)))
+			break;
+	}
 	for (s = 0; s < NR_STEPS; s++) {
-		ksft_print_msg("step=%s map=%ld fold=%ld unfold=%ld tlbi=%ld\n", step_name[s],
-			       self->run.events[s][MAP], self->run.events[s][FOLD],
-			       self->run.events[s][UNFOLD], self->run.events[s][TLBI]);
 		for (e = 0; e < NR_EVENTS; e++) {
-			if (exact) {
-				EXPECT_EQ(want_events[s][e], self->run.events[s][e])
-					TH_LOG("step %s: %s", step_name[s], event_name[e]);
-			} else {
-				EXPECT_LE(want_events[s][e], self->run.events[s][e])
-					TH_LOG("step %s: %s", step_name[s], event_name[e]);
-			}
+			EXPECT_EQ(want_events[s][e], least[s][e])
+				TH_LOG("step %s: %s %ld, want %ld (%s)", step_name[s],
+				       event_name[e], least[s][e], want_events[s][e],
+				       runs > 1 ? "the least of the runs" : "exact: one run");
 		}
 	}
 }
