@@ -27,6 +27,7 @@
 #include <linux/mm.h>
 #include <linux/page-flags.h>
 #include <linux/vmstat.h>
+#include "hugetlb_bulk_kunit.h"
 #include "mm_impl_switch_kunit.h"
 
 #define MIDDLE	UINT_MAX	/* fail_first placeholder: the middle folio */

@@ -19,6 +19,7 @@
 #include <linux/kthread.h>
 #include <linux/nodemask.h>
 #include <linux/sched.h>
+#include "hugetlb_bulk_kunit.h"
 #include "mm_impl_switch_kunit.h"
 
 #define GP_TEST_PAGES	8

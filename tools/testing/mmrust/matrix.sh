@@ -66,10 +66,14 @@ configs() {
 		;;
 	esac
 	echo "no-debug_fs CONFIG_DEBUG_FS=n"
-	# KUnit a module, and every suite (kunit_m_check: no built-in object
-	# calls the KUnit API).
+	# KUnit a module, and every suite of the architecture (contpte's is
+	# arm64's, the polled grace period's needs HVO, which 6.12's arm64
+	# has not) a module (kunit_m_check: no built-in object calls the
+	# KUnit API).
+	local not_here=CONTPTE_KUNIT_TEST
+	[ "$1" = x86_64 ] || not_here=HUGETLB_VMEMMAP_POLLED_GP_KUNIT_TEST
 	echo "kunit-m CONFIG_KUNIT=m$(for o in $(project_options | grep '_KUNIT_TEST$'); do
-		[ "$1" = arm64 ] || [ "$o" != CONTPTE_KUNIT_TEST ] || continue; printf ' CONFIG_%s=m' "$o"; done)"
+		[ "$o" = "$not_here" ] || printf ' CONFIG_%s=m' "$o"; done)"
 	echo "all-off$all_off"
 	echo "no-slub_cpu_partial CONFIG_SLUB_CPU_PARTIAL=n"
 	echo "no-hugetlb_page CONFIG_HUGETLBFS=n CONFIG_HUGETLB_PAGE=n"
@@ -448,19 +452,19 @@ production_fragment() {
 }
 
 # kunit_m_check <arch> <build dir> <objects...>: with KUnit a module, the
-# built-in objects (all but the suites) may use no KUnit symbol but
-# kunit_running (lib/kunit/hooks.c, built in): one would leave vmlinux
-# undefined where KUnit is a module.  Replaces the kunit-m cell's verdict
-# when one does.
+# built-in objects (all but the suites) may use no KUnit symbol
+# (kunit_*, __kunit_*) but kunit_running (lib/kunit/hooks.c, built in):
+# one would leave vmlinux undefined where KUnit is a module.  Replaces the
+# kunit-m cell's verdict when one does.
 kunit_m_check() {
-	local b=$2 o bad=""
+	local arch=$1 b=$2 o bad=""
 	shift 2
 	for o in "$@"; do
 		case $o in rust/|*_kunit.o|samples/*) continue ;; esac
 		[ -f "$b/$o" ] || continue
-		bad="$bad$(llvm-nm-19 -u "$b/$o" | awk -v o="$o" '$2 ~ /kunit/ && $2 != "kunit_running" { printf " %s: %s;", o, $2 }')"
+		bad="$bad$(llvm-nm-19 -u "$b/$o" | awk -v o="$o" '$2 ~ /^(__)?kunit_/ && $2 != "kunit_running" { printf " %s: %s;", o, $2 }')"
 	done
-	[ -z "$bad" ] || { unset 'rows[-1]'; cell "$1" kunit-m "FAILED (built-in code calls KUnit)" "$bad"; }
+	[ -z "$bad" ] || { unset 'rows[-1]'; cell "$arch" kunit-m "FAILED (built-in code calls KUnit)" "$bad"; }
 }
 
 cell() {  # cell <arch> <config> <result> [details]

@@ -325,7 +325,7 @@ EOF
 		"over_limit:over 0 3 3 3\nwalked 1 caches on 2 CPUs\n:1:over: CPU 0 links 3 slabs, limit 1" \
 		"limit_differs:good 0 1 1 2\nwalked 1 caches on 2 CPUs\n:1:good: the kernel's limit is 2 slabs, 4 from cpu_partial 30" \
 		"no_summary:good 0 1 1 4\n:1:the walk covered no cache" \
-		"every_list_empty:walked 3 caches on 2 CPUs\n:1:the walk found no non-empty per-cpu partial list" \
+		"every_list_empty:walked 3 caches on 2 CPUs\n:3:the walk found no non-empty per-cpu partial list" \
 		"malformed:good 0 1\nwalked 1 caches on 2 CPUs\n:1:malformed walk line"; do
 		IFS=: read -r name text want line <<< "$c"
 		printf '%b' "$text" > "$sd/walk"
