@@ -25,7 +25,7 @@ unexport ARCH
 # $(call step,<what it does>,<script and arguments>): one step, announced.
 step = @echo "==> $@: $(1)" && bash $(T)/$(2)
 
-.PHONY: all help setup prepare build build-debug build-lto build-gcc build-distro test test-debug test-lto test-gcc test-distro kunit boot run shell bench stress check series series-check matrix rusttest mutants kunit-tool clean distclean
+.PHONY: all help setup prepare build build-debug build-lto build-gcc build-debian test test-debug test-lto test-gcc test-debian kunit boot run shell bench stress check series series-check matrix rusttest mutants kunit-tool clean distclean
 
 all: help
 
@@ -37,8 +37,8 @@ help:
 	@echo "make test-lto the x86_64 LTO image (Rust in Clang ThinLTO, the push inlined) alone;"
 	@echo "              part of make test"
 	@echo "make test-gcc the x86_64 test image built with GCC 12 (Rust off) alone; part of make test"
-	@echo "make test-distro  the x86_64 image with Debian's MODVERSIONS (Rust built in beside it), BTF"
-	@echo "              and hardening, its CRCs against the same config without Rust; part of make test"
+	@echo "make test-debian  Debian's own amd64 config with make mmrust.config and MODVERSIONS: linked,"
+	@echo "              its CRCs against the same config without Rust, booted, kselftests and boot tests"
 	@echo "make kunit    KUnit suites only"
 	@echo "make boot     boot tests only"
 	@echo "make bench    benchmarks (Rust vs C in one image), 'bench: <name> = <value>' lines,"
@@ -75,12 +75,11 @@ export MMRUST_MUTANTS_ONLY := $(ONLY)
 DEBUG_IMAGE := $(if $(and $(filter x86_64,$(ARCHES)),$(filter 1,$(MMRUST_DEBUG))),1)
 LTO_IMAGE = $(if $(and $(filter x86_64,$(ARCHES)),$(filter 1,$(MMRUST_LTO))),1)
 GCC_IMAGE = $(if $(and $(filter x86_64,$(ARCHES)),$(filter 1,$(MMRUST_GCC))),1)
-DISTRO_IMAGE = $(if $(and $(filter x86_64,$(ARCHES)),$(filter 1,$(MMRUST_DISTRO))),1)
 build-debug: prepare
 	@echo "==> $@: x86_64 debug image" && MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debug bash $(T)/build.sh
 
 test: build
-	$(call step,KUnit and boot tests ($(ARCHES)$(if $(DEBUG_IMAGE),$(comma) the x86_64 debug image)$(if $(LTO_IMAGE),$(comma) the x86_64 LTO image)$(if $(GCC_IMAGE),$(comma) the x86_64 GCC image)$(if $(DISTRO_IMAGE),$(comma) the x86_64 distribution image)); the configuration matrix,test.sh all)
+	$(call step,KUnit and boot tests ($(ARCHES)$(if $(DEBUG_IMAGE),$(comma) the x86_64 debug image)$(if $(LTO_IMAGE),$(comma) the x86_64 LTO image)$(if $(GCC_IMAGE),$(comma) the x86_64 GCC image)); the configuration matrix,test.sh all)
 
 test-debug: build-debug
 	$(call step,KUnit and boot tests under the kernel's checkers,test.sh debug)
@@ -103,16 +102,17 @@ build-gcc: prepare
 test-gcc: build-gcc
 	$(call step,KUnit and boot tests on the x86_64 image built with GCC 12,test.sh gcc)
 
-# The x86_64 distribution image (configs/distro.config) and the same
-# configuration without Rust (distro-norust.config): in 'make test' when it
-# covers x86_64, unless MMRUST_DISTRO=0; alone in 'make test-distro'.
-export MMRUST_DISTRO ?= 1
-build-distro: prepare
-	@echo "==> $@: x86_64 distribution image" && MMRUST_ARCH=x86_64 MMRUST_FLAVOR=distro bash $(T)/build.sh && \
-		echo "==> $@: the same without Rust" && MMRUST_ARCH=x86_64 MMRUST_FLAVOR=distro-norust bash $(T)/build.sh
+# Debian's own amd64 configuration with "make mmrust.config", MODVERSIONS
+# on (lib.sh: debian), linked, and the same without Rust from nothing (the
+# CRC check's other side): not in 'make test' (a cold build of each
+# compiles Debian's whole built-in kernel); 'make test-debian'.
+build-debian: prepare
+	@echo "==> $@: x86_64, Debian's configuration with make mmrust.config" && \
+		MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debian bash $(T)/build.sh && \
+		echo "==> $@: the same without Rust" && MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debian-norust bash $(T)/build.sh
 
-test-distro: build-distro
-	$(call step,Rust beside MODVERSIONS: the CRCs; KUnit and boot tests on the distribution image,test.sh distro)
+test-debian: build-debian
+	$(call step,Debian's configuration: the CRCs with and without Rust; kselftests and boot tests,test.sh debian)
 
 kunit: build
 	$(call step,KUnit suites in the test kernels ($(ARCHES)),test.sh kunit)

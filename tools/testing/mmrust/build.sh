@@ -27,8 +27,49 @@ else
 fi
 
 stamp=$BUILD/.mmrust-fragment
-if [ -n "${DERIVE_FROM:-}" ]; then
-	# A flavour that only turns options off (nocontpte, distro-norust):
+if [[ $MMRUST_FLAVOR == debian* ]]; then
+	# Debian's configuration as a distribution ships it, its signing keys
+	# emptied (not in the source), what the test boot needs
+	# (configs/debian.config), then the production fragment the way
+	# a distribution applies it: "make mmrust.config".  debian-norust
+	# turns Rust off after that.  Every "=y" of Debian's must stay, but
+	# for those of GCC alone (clang builds this image, as the Rust
+	# components need).  Its modules stay "=m", and are not built: the
+	# image is what Debian builds into bzImage.
+	deb=$DEBIAN_CONFIG_DIR/amd64/root/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
+	[ -r "$deb" ] || die "no $deb: run make setup"
+	{ xzcat "$deb"
+	  printf '%s\n' CONFIG_SYSTEM_TRUSTED_KEYS=\"\" CONFIG_SYSTEM_REVOCATION_KEYS=\"\" CONFIG_MODULE_SIG_KEY=\"\"
+	  grep '^CONFIG_' "$TOP/tools/testing/mmrust/configs/debian.config"
+	  cat "$KSRC/kernel/configs/mmrust.config"; echo "# $MMRUST_FLAVOR"; } > "$frag"
+	if [ ! -f "$BUILD/.config" ] || ! cmp -s "$frag" "$stamp"; then
+		say "configuring $BUILD: Debian's amd64 configuration, make mmrust.config${MMRUST_FLAVOR#debian}"
+		{ xzcat "$deb"
+		  printf '%s\n' CONFIG_SYSTEM_TRUSTED_KEYS=\"\" CONFIG_SYSTEM_REVOCATION_KEYS=\"\" CONFIG_MODULE_SIG_KEY=\"\"
+		  grep '^CONFIG_' "$TOP/tools/testing/mmrust/configs/debian.config"; } > "$BUILD/.config"
+		"${KMAKE[@]}" olddefconfig mmrust.config >> "$log" 2>&1 || { tail -20 "$log"; die "make mmrust.config failed"; }
+		if [ "$MMRUST_FLAVOR" = debian-norust ]; then
+			"$SRC/scripts/config" --file "$BUILD/.config" --disable RUST
+			"${KMAKE[@]}" olddefconfig >> "$log" 2>&1 || { tail -20 "$log"; die "olddefconfig failed"; }
+		fi
+		grep -q '^CONFIG_MODVERSIONS=y' "$BUILD/.config" || die "config: MODVERSIONS is not on in $BUILD/.config"
+		while read -r l; do
+			grep -qx "$l" "$BUILD/.config" || die "config: $l of configs/debian.config did not hold"
+		done < <(grep '^CONFIG_' "$TOP/tools/testing/mmrust/configs/debian.config")
+		[ "$MMRUST_FLAVOR" = debian-norust ] || while read -r l; do
+			grep -qx "$l" "$BUILD/.config" || die "config: $l of kernel/configs/mmrust.config did not hold"
+		done < <(grep '^CONFIG_' "$KSRC/kernel/configs/mmrust.config")
+		lost=$(comm -23 <(xzcat "$deb" | grep '^CONFIG_.*=y$' | sort) <(grep '^CONFIG_.*=y$' "$BUILD/.config" | sort) |
+			sed 's/=y$//' | tr '\n' ' ')
+		# What GCC and binutils alone have (Debian's compiler), and X32,
+		# which needs GNU ld: seen lost with clang 19 and ld.lld 19.
+		other=$(printf '%s\n' $lost | grep -Ev '^CONFIG_((AS|CC|LD)_[A-Z0-9_]+|GCC_[A-Z0-9_]+|FTRACE_MCOUNT_USE_CC|USE_X86_SEG_SUPPORT|X86_X32_(ABI|DISABLED))$' || true)
+		say "  Debian's =y of GCC or binutils, not kept with clang: $lost"
+		[ -z "$other" ] || die "config: Debian's =y not kept: $(echo $other)"
+		cp "$frag" "$stamp"
+	fi
+elif [ -n "${DERIVE_FROM:-}" ]; then
+	# A flavour that only turns options off (nocontpte, production, base):
 	# the image DERIVE_FROM's .config with the fragment's "=n" (and "=y")
 	# lines applied by olddefconfig, so that nothing else differs
 	# (allnoconfig would turn off what EXPERT, which nocontpte's options'
@@ -41,7 +82,7 @@ if [ -n "${DERIVE_FROM:-}" ]; then
 	if [ ! -f "$BUILD/.config" ] && [ "$MMRUST_FLAVOR" != base ]; then
 		say "starting $BUILD as a copy of $DERIVE_FROM"
 		cp -a "$DERIVE_FROM/." "$BUILD/"
-		# Its own modpost writes its own (distro-norust's CRC check).
+		# Its own modpost writes its own.
 		rm -f "$BUILD/Module.symvers"
 	fi
 	case $MMRUST_FLAVOR in
@@ -92,6 +133,9 @@ elif [ ! -f "$BUILD/.config" ] || ! cmp -s "$frag" "$stamp"; then
 	cp "$frag" "$stamp"
 fi
 
+# Debian's images: what is built in (modpost's vmlinux.symvers of it).
+targets=("$(basename "$IMAGE")" modules)
+[[ $MMRUST_FLAVOR != debian* ]] || targets=("$(basename "$IMAGE")")
 # How long a cold build took here the last time (what a build from nothing
 # of this image writes into $CACHE/logs/cold-build-$NAME), for the message.
 cold_rec=$LOGS/cold-build-$NAME
@@ -103,9 +147,9 @@ if [ -r "$cold_rec" ]; then
 else
 	note="a cold build compiles about 900 objects, on $(nproc) CPUs here"
 fi
-say "building $(basename "$IMAGE") and modules in $BUILD ($([ -n "$cold" ] && echo "from nothing: " || echo "incremental; ")$note; log: $log)"
+say "building ${targets[*]} in $BUILD ($([ -n "$cold" ] && echo "from nothing: " || echo "incremental; ")$note; log: $log)"
 start=$(date +%s)
-"${KMAKE[@]}" "$(basename "$IMAGE")" modules >> "$log" 2>&1 &
+"${KMAKE[@]}" "${targets[@]}" >> "$log" 2>&1 &
 pid=$!
 while kill -0 $pid 2>/dev/null; do
 	sleep 20
@@ -124,4 +168,4 @@ n=$(grep -cE '^  (CC|RUSTC)' "$log" || true)
 say "built $BUILD/$IMAGE in $(( $(date +%s) - start ))s ($n objects compiled)"
 [ -z "$cold" ] || echo "$(( $(date +%s) - start )) $n $(nproc)" > "$cold_rec"
 
-"$TOP/tools/testing/mmrust/guest.sh"
+[ "$MMRUST_FLAVOR" = debian-norust ] || "$TOP/tools/testing/mmrust/guest.sh"

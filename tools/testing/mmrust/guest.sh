@@ -3,9 +3,9 @@
 # The programs of the test initramfs, all static: the base's mm
 # selftests (tools/testing/selftests/mm, run by init/15-kselftest.sh) with
 # bash to run run_vmtests.sh, our
-# helpers (timed_write: the benchmark's sysfs write timer; fault_zero: the
-# clearing boot tests; demand_fault, zero_memcmp: the clearing and zero
-# page benchmarks; contpte_fork: the arm64 contpte boot tests and fork and
+# helpers (timed_write: the benchmark's sysfs write timer; demand_fault:
+# the clearing boot tests and benchmark; zero_memcmp: the zero page
+# benchmark; contpte_fork: the arm64 contpte boot tests and fork and
 # munmap benchmark), the user-space samples (samples/mm/*.c) and the sample
 # modules (samples/rust, built with the kernel); and, for x86_64 guests,
 # Debian's hackbench with the libraries it is linked with (the SLUB
@@ -56,7 +56,7 @@ cp "$bash_static" "$EXTRA/bin/bash"
 
 bin=$EXTRA/bin
 mkdir -p "$bin"
-for t in timed_write fault_zero demand_fault zero_memcmp contpte_fork; do
+for t in timed_write demand_fault zero_memcmp contpte_fork; do
 	if [ ! "$bin/$t" -nt "$TOP/tools/testing/mmrust/$t.c" ] ||
 		[ ! "$bin/$t" -nt "$TOP/tools/testing/mmrust/guest_mm.h" ]; then
 		say "guest tool: building $t (static)"

@@ -50,16 +50,15 @@ lto) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the lto image is x86_64 onl
 # kernels (configs/gcc.config: Rust off, the C components on).
 gcc) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the gcc image is x86_64 only\n' >&2; exit 1; }
 	NAME=$MMRUST_ARCH-gcc EXTRA=$CACHE/initramfs-extra-$NAME ;;
-# distro (x86_64): the test image with what Debian's configuration sets
-# that bears on Rust and the components: MODVERSIONS with Rust beside it
-# (RUST_BUILTIN_ONLY), BTF, hardening (configs/distro.config); distro-norust
-# (x86_64): that image's .config with Rust off (configs/distro-norust.config,
-# DERIVE_FROM), whose Module.symvers must carry the same CRCs.
-distro) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the distro image is x86_64 only\n' >&2; exit 1; }
-	NAME=$MMRUST_ARCH-distro EXTRA=$CACHE/initramfs-extra-$NAME ;;
-distro-norust) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the distro-norust image is x86_64 only\n' >&2; exit 1; }
-	NAME=$MMRUST_ARCH-distro-norust EXTRA=$CACHE/initramfs-extra-$NAME
-	DERIVE_FROM=$CACHE/build/$MMRUST_ARCH-distro ;;
+# debian (x86_64): Debian's own amd64 configuration of the base
+# (config.amd64_none_amd64 of linux-config-6.12, setup.sh) with its modules
+# off and every "=y" of it kept, then "make mmrust.config"
+# (kernel/configs/mmrust.config): MODVERSIONS with the Rust components
+# built in, linked and booted (make test-debian).  debian-norust: the same
+# configuration with Rust off, built from nothing in a directory of its
+# own: the other side of the CRC check (test.sh modversions_check).
+debian|debian-norust) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the %s image is x86_64 only\n' "$MMRUST_FLAVOR" >&2; exit 1; }
+	NAME=$MMRUST_ARCH-$MMRUST_FLAVOR EXTRA=$CACHE/initramfs-extra-$MMRUST_ARCH-debian ;;
 # nocontpte (arm64): the test image without contpte (configs/nocontpte.config),
 # the baseline of the contpte benchmark's built-in/out comparison; its
 # configuration is the arm64 image's with those options off (DERIVE_FROM).
@@ -77,7 +76,7 @@ production) NAME=$MMRUST_ARCH-production EXTRA=$CACHE/initramfs-extra-$NAME
 	DERIVE_FROM=$CACHE/build/$MMRUST_ARCH ;;
 base) NAME=$MMRUST_ARCH-base EXTRA=$CACHE/initramfs-extra-$NAME
 	DERIVE_FROM=$CACHE/build/$MMRUST_ARCH KSRC=$PRISTINE ;;
-*) printf 'error: unknown image flavour %s (debug, lto, gcc, distro, distro-norust, nocontpte, production, base or none)\n' "$MMRUST_FLAVOR" >&2; exit 1 ;;
+*) printf 'error: unknown image flavour %s (debug, lto, gcc, debian, debian-norust, nocontpte, production, base or none)\n' "$MMRUST_FLAVOR" >&2; exit 1 ;;
 esac
 # Debian's rustc-web of the LTO image (LLVM 19, as clang-19 and ld.lld-19).
 RUST_LTO_VERSION=1.85.0+dfsg3-1~deb12u3
@@ -92,13 +91,16 @@ LOGS=$CACHE/logs
 # clear_pages_zero, slub_cpu_partial: patch 0038): run_vmtests.sh's
 # categories (VMTESTS_CATEGORIES; the guest's kernel parameter
 # mmrust.vmtests= may name others of these), the programs and scripts they
-# run, which guest.sh builds with the base's Makefile and puts in
-# /selftests.
+# run, and fail_alloc, the stress's fault injection (init/80-stress.sh),
+# which guest.sh builds with the base's Makefile and puts in /selftests.
 VMTESTS_CATEGORIES="hugetlb thp cow mkdirty madv_populate slub"
+# Those the kselftest boot with the originals runs: the series' programs'.
+VMTESTS_ORIGINALS="hugetlb thp slub"
 VMTESTS_PROGRAMS=(hugepage-mmap hugepage-shm map_hugetlb hugepage-mremap hugepage-vmemmap
 	hugetlb-madvise hugetlb_dio hugetlb_fault_after_madv hugetlb_madv_vs_map thuge-gen
 	write_to_hugetlbfs khugepaged transhuge-stress split_huge_page_test cow mkdirty
-	madv_populate thp_huge_zero_page slub_cpu_partial hugetlb_pool contpte_mthp clear_pages_zero)
+	madv_populate thp_huge_zero_page slub_cpu_partial hugetlb_pool contpte_mthp clear_pages_zero
+	fail_alloc)
 VMTESTS_SCRIPTS=(charge_reserved_hugetlb.sh hugetlb_reparenting_test.sh write_hugetlb_memory.sh)
 
 # Debian's rustc/rustdoc first: rustup's toolchains here have no rust-src.

@@ -6,10 +6,11 @@
 # input (x86_64), 'make bench QUICK=1', and the patch series ('make
 # series') applied to the plain base.  Ends with one line "N passed, N
 # failed, N skipped" (a skip not listed in expected-skips is a failure).
-#   test.sh [kunit|boot|all|debug|lto|gcc|distro|matrix|stress|parse-selftest]
+#   test.sh [kunit|boot|all|debug|lto|gcc|debian|matrix|stress|parse-selftest]
 #   test.sh one <label> <kernel parameters...>
-#   (debug: the x86_64 debug image only; lto, gcc, distro: that x86_64
-#   image only; one: one boot of the image of MMRUST_ARCH and
+#   (debug: the x86_64 debug image only; lto, gcc: that x86_64 image only;
+#   debian: make test-debian, Debian's configuration linked and booted;
+#   one: one boot of the image of MMRUST_ARCH and
 #   MMRUST_FLAVOR, with those parameters; matrix:
 #   the configuration matrix only, MMRUST_MATRIX_ONLY as matrix.sh takes
 #   it; stress: 'make stress'; parse-selftest: the result parsing on
@@ -601,13 +602,16 @@ test_arch() {
 		# (init/15-kselftest.sh), HVO on: once with every new
 		# implementation (the defaults), once with the originals (but
 		# contpte, whose events contpte_mthp counts: the c boot tests
-		# it off).
+		# it off) in the categories that hold the series' own
+		# kselftests (VMTESTS_ORIGINALS: cow, mkdirty and madv_populate
+		# test the base's paths, which the originals are).
 		local vmtests
 		vmtests="mmrust.vmtests=$(echo $VMTESTS_CATEGORIES | tr ' ' ,)"
 		MMRUST_BOOT_TIMEOUT=${MMRUST_KSELFTEST_TIMEOUT:-1800} \
 			boot_start kselftest-rust kselftest hugetlb_free_vmemmap=on kunit.enable=0 "$vmtests"
 		MMRUST_BOOT_TIMEOUT=${MMRUST_KSELFTEST_TIMEOUT:-1800} \
-			boot_start kselftest-c kselftest hugetlb_free_vmemmap=on kunit.enable=0 "$vmtests" \
+			boot_start kselftest-c kselftest hugetlb_free_vmemmap=on kunit.enable=0 \
+			"mmrust.vmtests=$(echo $VMTESTS_ORIGINALS | tr ' ' ,)" \
 			slub_partial_impl=c hugetlb_bulk_free_impl=c clear_pages_impl=per_page \
 			${off/contpte_impl=off/}
 		boot_end rust
@@ -625,7 +629,7 @@ test_arch() {
 		[ "$MMRUST_ARCH" != x86_64 ] || shell_check
 		[ "$what" != all ] || bench_check
 		;;
-	*) die "usage: test.sh [kunit|boot|all|debug|lto|gcc|distro|matrix|stress|parse-selftest|one <label> <kernel parameters...>]" ;;
+	*) die "usage: test.sh [kunit|boot|all|debug|lto|gcc|debian|matrix|stress|parse-selftest|one <label> <kernel parameters...>]" ;;
 	esac
 }
 
@@ -684,50 +688,67 @@ test_gcc() {
 	unset MMRUST_FLAVOR
 }
 
-# modversions_check: Rust beside MODVERSIONS (patches/0036) changes no C
-# symbol's CRC and exports no Rust symbol: the distro image's
-# Module.symvers against the same configuration without Rust
-# (distro-norust).  Symbols in one file only (C code of the Rust
-# components) are counted in the verdict's note.
+# modversions_check: Rust beside MODVERSIONS (patches/0036) on Debian's
+# configuration.  The debian image's vmlinux.symvers (modpost's, of what
+# is built in) against debian-norust's, the same configuration without
+# Rust built from nothing:
+# MODVERSIONS on in both, no CRC zero, every export without Rust exported
+# with Rust under the same CRC, and no symbol that a Rust object defines
+# exported (the objects whose kbuild command ran rustc, by llvm-nm, not by
+# name), but for the C-named entry points C exports for a KUnit suite built
+# as a module (EXPORT_SYMBOL_IF_KUNIT, versioned from their C prototypes:
+# Documentation/mm/mmrust/applying.rst).  Exports of the image with Rust
+# alone (C code of the Rust components) are counted in the note.
 modversions_check() {
-	local with=$CACHE/build/x86_64-distro/Module.symvers without=$CACHE/build/x86_64-distro-norust/Module.symvers bad
-	if [ ! -s "$with" ] || [ ! -s "$without" ]; then
-		verdict x86_64-distro/build modversions_crcs_unchanged 1 "no $with or no $without"
-		return
+	local b=$CACHE/build/x86_64-debian n=$CACHE/build/x86_64-debian-norust bad="" rust
+	local with=$b/vmlinux.symvers without=$n/vmlinux.symvers
+	[ -s "$with" ] && [ -s "$without" ] || bad="no $with or no $without"
+	[ -n "$bad" ] || { grep -q '^CONFIG_MODVERSIONS=y' "$b/.config" && grep -q '^CONFIG_MODVERSIONS=y' "$n/.config"; } ||
+		bad="MODVERSIONS is not on in both builds"
+	[ -n "$bad" ] || { grep -q '^CONFIG_RUST=y' "$b/.config" && ! grep -q '^CONFIG_RUST=y' "$n/.config"; } ||
+		bad="the two builds are not with and without Rust"
+	if [ -z "$bad" ]; then
+		rust=$(mktemp)
+		# shellcheck disable=SC2046 # one object per word
+		(cd "$b" && llvm-nm-19 --defined-only -g $(find . -name '.*.o.cmd' -exec grep -l '^savedcmd_.*rustc' {} + |
+			sed 's|/\.\([^/]*\)\.cmd$|/\1|')) | awk 'NF >= 2 { print $NF }' | sort -u > "$rust"
+		[ -s "$rust" ] || bad="no symbol defined by a Rust object in $b"
+		[ -n "$bad" ] || bad=$(awk -F'\t' 'FNR == 1 { f++ } f == 1 { rust[$1] = 1; next }
+			length($1) != 10 || $1 !~ /^0x[0-9a-f]+$/ || $1 ~ /^0x0+$/ { print "CRC " $1 " of " $2 (f == 2 ? " without" : " with") " Rust" }
+			f == 2 { crc[$2] = $1; next }
+			($2 in rust) && $5 != "EXPORTED_FOR_KUNIT_TESTING" { print "a symbol a Rust object defines is exported: " $2 }
+			($2 in crc) && crc[$2] != $1 { print "CRC of " $2 ": " crc[$2] " without Rust, " $1 " with" }
+			{ seen[$2] = 1 }
+			END { for (s in crc) if (!(s in seen)) print "exported only without Rust: " s }' \
+			"$rust" "$without" "$with" | sort | head -20)
+		[ -n "$bad" ] || bad=$(awk -F'\t' -v r="$(wc -l < "$rust")" 'NR == FNR { a[$2] = 1; next }
+			{ if ($2 in a) same++; else only++ }
+			END { printf "%d exports with the same CRC with and without Rust, %d with Rust alone; %d symbols of Rust objects, none exported but for KUnit", same, only, r }' \
+			"$without" "$with")
+		rm -f "$rust"
+		case $bad in *", none exported but for KUnit") say "  modversions: $bad"; verdict x86_64-debian/build modversions_crcs_unchanged 0 ""; return ;; esac
 	fi
-	if grep -q '^CONFIG_RUST=y' "${without%/*}/.config" || ! grep -q '^CONFIG_RUST=y' "${with%/*}/.config"; then
-		verdict x86_64-distro/build modversions_crcs_unchanged 1 "the two builds are not with and without Rust"
-		return
-	fi
-	bad=$(awk -F'\t' 'NR == FNR { crc[$2] = $1; next }
-		$2 ~ /^(_R|rust_)/ { print "a Rust symbol exported: " $2 " (" $1 ")" }
-		($2 in crc) && crc[$2] != $1 { print "CRC of " $2 ": " crc[$2] " without Rust, " $1 " with" }
-		{ seen[$2] = 1 }
-		END { for (s in crc) if (!(s in seen)) print "exported only without Rust: " s }' \
-		"$without" "$with")
-	verdict x86_64-distro/build modversions_crcs_unchanged "$([ -z "$bad" ]; echo $?)" \
-		"${bad:-$(awk -F'\t' 'NR == FNR { a[$2] = 1; next } { n++; if ($2 in a) same++; else only++ }
-			END { printf "%d symbols with the same CRC, %d only with Rust", same, only }' "$without" "$with")}"
-	[ -n "$bad" ] || say "  modversions: $(awk -F'\t' 'NR == FNR { a[$2] = 1; next } ($2 in a) { same++ }
-		END { printf "%d exported symbols, the same CRCs with and without Rust", same }' "$without" "$with")"
+	verdict x86_64-debian/build modversions_crcs_unchanged 1 "$bad"
 }
 
-# test_distro: the distribution image (configs/distro.config): the test
-# image with Debian's MODVERSIONS (Rust beside it, built in only), BTF,
-# list and slab hardening, zeroing on allocation, PREEMPT_DYNAMIC with
-# voluntary as the default.  Its CRCs (modversions_check), then one boot
-# of the KUnit suites (Rust's among them) and the boot tests that apply
-# (no Rust sample module can exist there: left out, mmrust.only_present=1),
-# in the image's own preemption model.
-test_distro() {
-	export MMRUST_ARCH=x86_64 MMRUST_FLAVOR=distro
+# test_debian: 'make test-debian': Debian's own amd64 configuration with
+# "make mmrust.config" and MODVERSIONS (lib.sh: debian), linked.  Its
+# CRCs (modversions_check), then two boots: the kselftests through
+# run_vmtests.sh (the series' categories), and the boot tests that apply
+# to a production kernel: those of a test option (the KUnit suites, the
+# call counters and switches in debugfs, the churn driver, the Rust sample
+# module) are left out (mmrust.only_present=1).
+test_debian() {
+	export MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debian
 	. "$TOP/tools/testing/mmrust/lib.sh"
-	say "== x86_64 distribution image (MODVERSIONS with Rust built in, BTF, hardening) =="
-	image_warnings x86_64-distro/build
+	say "== x86_64 Debian image (Debian's amd64 configuration, make mmrust.config, MODVERSIONS) =="
+	image_warnings x86_64-debian/build
 	modversions_check
-	run_boot rust test hugetlb_free_vmemmap=on mmrust.only_present=1
-	kunit_results "$LOG" x86_64-distro/kunit/rust
-	boot_results "$LOG" x86_64-distro/boot/rust
+	MMRUST_BOOT_TIMEOUT=${MMRUST_KSELFTEST_TIMEOUT:-1800} run_boot kselftest kselftest \
+		hugetlb_free_vmemmap=on kunit.enable=0 "mmrust.vmtests=$(echo $VMTESTS_CATEGORIES | tr ' ' ,)"
+	kselftest_results "$LOG" x86_64-debian/kselftest/rust
+	run_boot test test hugetlb_free_vmemmap=on mmrust.only_present=1 kunit.enable=0
+	boot_results "$LOG" x86_64-debian/boot/rust
 	unset MMRUST_FLAVOR
 }
 
@@ -820,7 +841,7 @@ background_builds() {
 		set +e
 		for step in "$@"; do
 			case $step in
-			build:debug|build:lto|build:gcc|build:distro|build:distro-norust) MMRUST_ARCH=x86_64 MMRUST_FLAVOR=${step#build:} nice -n 19 \
+			build:debug|build:lto|build:gcc) MMRUST_ARCH=x86_64 MMRUST_FLAVOR=${step#build:} nice -n 19 \
 				"$TOP/tools/testing/mmrust/build.sh" ;;
 			build:*) MMRUST_ARCH=${step#build:} nice -n 19 "$TOP/tools/testing/mmrust/build.sh" ;;
 			matrix) nice -n 19 "$TOP/tools/testing/mmrust/matrix.sh" ;;
@@ -873,9 +894,6 @@ lto=""
 # The GCC image: in 'make test' when it covers x86_64, unless MMRUST_GCC=0.
 gcc=""
 [ "$what" != all ] || [ "${MMRUST_GCC:-1}" != 1 ] || [[ $arches != *" x86_64 "* ]] || gcc=1
-# The distro image: in 'make test' when it covers x86_64, unless MMRUST_DISTRO=0.
-distro=""
-[ "$what" != all ] || [ "${MMRUST_DISTRO:-1}" != 1 ] || [[ $arches != *" x86_64 "* ]] || distro=1
 if [ "$what" = stress ]; then
 	test_stress
 elif [ "$what" = debug ]; then
@@ -884,8 +902,8 @@ elif [ "$what" = lto ]; then
 	test_lto
 elif [ "$what" = gcc ]; then
 	test_gcc
-elif [ "$what" = distro ]; then
-	test_distro
+elif [ "$what" = debian ]; then
+	test_debian
 elif [ "$what" = matrix ]; then
 	"$TOP/tools/testing/mmrust/matrix.sh" > "$LOGS/matrix-only.log" 2>&1 || true
 	matrix_check "$LOGS/matrix-only.log"
@@ -899,7 +917,6 @@ elif [ "$what" = all ]; then
 	[ -z "$debug" ] || steps="$steps build:debug"
 	[ -z "$lto" ] || steps="$steps build:lto"
 	[ -z "$gcc" ] || steps="$steps build:gcc"
-	[ -z "$distro" ] || steps="$steps build:distro build:distro-norust"
 	# shellcheck disable=SC2086
 	background_builds $steps matrix
 	say "building in the background (nice 19):$steps matrix; logs in $BG"
@@ -917,8 +934,6 @@ elif [ "$what" = all ]; then
 	[ -z "$debug" ] || ! background_wait debug x86_64-debug/build || test_debug
 	[ -z "$lto" ] || ! background_wait lto x86_64-lto/build || test_lto
 	[ -z "$gcc" ] || ! background_wait gcc x86_64-gcc/build || test_gcc
-	[ -z "$distro" ] || ! background_wait distro x86_64-distro/build ||
-		! background_wait distro-norust x86_64-distro-norust/build || test_distro
 	# matrix_check counts the cells (and a matrix.sh without its table).
 	background_wait matrix matrix quiet || true
 	matrix_check "$BG/matrix.log"

@@ -108,7 +108,7 @@ gp_calls_work() {
 clear_calls_work() {
 	local out rc=0
 	set_pool $HP 2 || return 1
-	out=$(fault_zero hugetlb-2m 2 2>&1) || { fail "fault_zero hugetlb-2m 2: $out"; rc=1; }
+	out=$(demand_fault hugetlb-2m 2 2 2>&1) || { fail "demand_fault hugetlb-2m 2 2: $out"; rc=1; }
 	set_pool $HP 0 || rc=1
 	return $rc
 }

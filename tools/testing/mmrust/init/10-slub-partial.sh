@@ -63,7 +63,7 @@ test_slub_partial_impl() {
 	check_impl slub_partial_impl "slub_partial: per-cpu partial accounting: " &&
 		booted_ran $SP slub_partial_impl c rust slub_calls_work
 }
-register slub_partial_impl /sys/kernel/debug/slub_partial
+register slub_partial_impl /sys/kernel/debug/slub_partial/calls_rust
 
 # The debugfs switch: 1 (Rust) and 0 (C) take effect, anything else is
 # refused with EINVAL and changes nothing.
@@ -71,7 +71,7 @@ SP=/sys/kernel/debug/slub_partial
 test_slub_partial_impl_switch() {
 	check_switch $SP/rust && switch_ran $SP c rust slub_calls_work
 }
-register slub_partial_impl_switch /sys/kernel/debug/slub_partial
+register slub_partial_impl_switch /sys/kernel/debug/slub_partial/calls_rust
 
 # The base's own SLUB KUnit suite as a module (every image builds it so),
 # once on each implementation of the per-cpu partial accounting (the

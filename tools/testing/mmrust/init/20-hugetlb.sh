@@ -141,12 +141,12 @@ test_hugetlb_vmemmap_gp_impl() {
 	check_impl hugetlb_vmemmap_gp_impl "hugetlb_vmemmap_gp: vmemmap restore grace period: " sync polled &&
 		booted_ran $GP hugetlb_vmemmap_gp_impl sync polled gp_calls_work
 }
-register hugetlb_vmemmap_gp_impl
+register hugetlb_vmemmap_gp_impl /sys/kernel/debug/hugetlb_vmemmap_gp/calls_polled
 test_hugetlb_vmemmap_gp_switch() {
 	gp_present || return
 	check_switch $GP/polled && switch_ran $GP sync polled gp_calls_work
 }
-register hugetlb_vmemmap_gp_switch
+register hugetlb_vmemmap_gp_switch /sys/kernel/debug/hugetlb_vmemmap_gp/calls_polled
 
 # uptime_cs: the uptime in hundredths of a second.
 uptime_cs() { local u; read -r u _ < /proc/uptime; echo "${u%.*}${u#*.}"; }

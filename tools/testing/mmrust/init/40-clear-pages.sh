@@ -5,11 +5,8 @@
 
 CP=/sys/kernel/debug/clear_pages
 THP=/sys/kernel/mm/transparent_hugepage
-HUGETLBFS=/mnt/huge
-export HUGETLBFS
 
 cp_stat() { awk -v k="$1" '$1 == k {print $2}' $CP/stats; }
-vmstat() { awk -v k="$1" '$1 == k {print $2}' /proc/vmstat; }
 # The preemption model this boot runs under, as PREEMPT_DYNAMIC logged it.
 preempt_model() {
 	local m=$(dmesg | sed -n 's/.*Dynamic Preempt: \([a-z]*\).*/\1/p' | tail -1)
@@ -21,7 +18,7 @@ test_clear_pages_impl_boot_param() {
 	check_impl clear_pages_impl "clear_pages: huge folio clearing: " per_page batched &&
 		booted_ran $CP clear_pages_impl per_page batched clear_calls_work
 }
-register clear_pages_impl_boot_param
+register clear_pages_impl_boot_param /sys/kernel/debug/clear_pages/calls_batched
 
 # thp <enabled> <use_zero_page> [<64kB enabled>]: THP settings for a case.
 thp() {
@@ -32,14 +29,16 @@ thp_defaults() { thp always 1 never; }
 
 # A 1 GiB hugetlb fault at its first page is cleared in 32 calls of the
 # 32 MiB batch plus one for the hot window under preempt=none/voluntary,
-# and in two calls (the rest, then the window) under preempt=full.
+# and in two calls (the rest, then the window) under preempt=full; two
+# faults (demand_fault, one mapping each).  That the page reads zero is
+# clear_pages_zero's check (its hugetlb_1g variants).
 test_clear_pages_1g_chunks_follow_preempt_model() {
 	local model=$(preempt_model) want f0 c0 folios calls old=$(cat $CP/batched)
 	case $model in full) want=2 ;; *) want=33 ;; esac
 	set_pool $HP1G 1 > /dev/null || { skip "no room for a 1 GiB page"; return; }
 	echo 1 > $CP/batched
 	f0=$(cp_stat folios) c0=$(cp_stat calls)
-	fault_zero hugetlb-1g 1024 || return 1
+	demand_fault hugetlb-1g 1024 2 || return 1
 	folios=$(( $(cp_stat folios) - f0 ))
 	calls=$(( $(cp_stat calls) - c0 ))
 	echo "$old" > $CP/batched
@@ -66,36 +65,18 @@ test_clear_pages_debugfs_rejects_bad_input() {
 }
 register clear_pages_debugfs_rejects_bad_input
 
-# hzp_run <use_zero_page>: the seed 001 demo with THP always (the fault
-# injection's test of the huge zero page, 70-faults.sh); OUT its
-# output, RSS0 and RSS its RSS before and after the reads (KiB), ZP and FA
-# the thp_zero_page_alloc and thp_fault_alloc deltas of the reads.
-hzp_run() {
-	thp always "$1"
-	OUT=$(huge_zero_page 2>&1)
-	local rc=$?
-	thp_defaults
-	[ $rc = 0 ] || fail "huge_zero_page failed: $OUT" || return 1
-	RSS0=$(echo "$OUT" | sed -n 's/.*RSS before \([0-9]*\) KiB, after [0-9]* KiB$/\1/p')
-	RSS=$(echo "$OUT" | sed -n 's/.*RSS before [0-9]* KiB, after \([0-9]*\) KiB$/\1/p')
-	ZP=$(echo "$OUT" | sed -n 's/.*reads: thp_zero_page_alloc +\([0-9]*\),.*/\1/p')
-	FA=$(echo "$OUT" | sed -n 's/.*reads: .*thp_fault_alloc +\([0-9]*\)$/\1/p')
-	echo "$OUT"
-	[ -n "$RSS0" ] && [ -n "$RSS" ] && [ -n "$ZP" ] && [ -n "$FA" ] || fail "unexpected output"
-}
-
 demo_clear_pages() {
 	local f0 c0 r0 unit model=$(preempt_model) old=$(cat $CP/batched)
 	echo "== batched clearing of huge folios (mm/clear_pages_batch.c), preempt=$model"
 	echo 1 > $CP/batched
 	unit="$(cp_stat unit_pages) pages"
 	[ "$unit" != "4294967295 pages" ] || unit="a whole range"
-	for spec in "hugetlb-1g 1024" "hugetlb-2m 8" "thp-w 8"; do
+	for spec in "hugetlb-1g 1024" "hugetlb-2m 8" "thp 8"; do
 		set -- $spec
 		[ $1 != hugetlb-1g ] || set_pool $HP1G 1 > /dev/null || continue
 		[ $1 != hugetlb-2m ] || set_pool $HP 4 > /dev/null
 		f0=$(cp_stat folios) c0=$(cp_stat calls) r0=$(cp_stat resched)
-		fault_zero "$1" "$2" | sed 's/^/   /'
+		demand_fault "$1" "$2" 1 | sed -n 's/^demand_fault: .*x 1: /   /p'
 		echo "   $1: $(( $(cp_stat folios) - f0 )) folios cleared in $(( $(cp_stat calls) - c0 ))" \
 			"calls of at most $unit, $(( $(cp_stat resched) - r0 )) reschedule points"
 		set_pool $HP1G 0 > /dev/null; set_pool $HP 0 > /dev/null

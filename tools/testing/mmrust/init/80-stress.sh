@@ -24,14 +24,77 @@
 # persistent and left 6.12's pool with more surplus than pages (patches/0026,
 # KUnit test_temporary_folio_leaves_no_surplus), which the pool checks at
 # the end catch.
+#
+# The faults are the kernel's own (Documentation/fault-injection/: the
+# debug image, CONFIG_FAIL_PAGE_ALLOC and CONFIG_FAILSLAB), armed and put
+# back by the kselftests' helper fail_alloc (tools/testing/selftests/mm/
+# fail_alloc.c, on fault_inject.c, as the kselftests hugetlb_pool,
+# thp_huge_zero_page and slub_cpu_partial inject theirs), which runs in the
+# background for the whole stress and says how many failures it injected.
+# fail_page_alloc, with task-filter on, fails page allocations of the
+# tasks whose /proc/<pid>/make-it-fail is 1 (write_failing), and its stack
+# filter (require-start/end) narrows that to allocations made under
+# __hugetlb_vmemmap_restore_folio(): without it, the shell's own
+# copy-on-write faults failed and were retried until the whole budget of
+# failures was spent (seen: "Huh VM_FAULT_OOM leaked out to the #PF
+# handler" a million times).  failslab, with cache-filter on, fails the
+# allocations of the churn driver's private caches (slub_partial_churn-*)
+# alone, in any task.
 
 STRESS_DIR=/tmp/stress
+FPA=/sys/kernel/debug/fail_page_alloc
+FSL=/sys/kernel/debug/failslab
+FAIL_ALLOC=/selftests/fail_alloc
 STRESS_FREE_TOLERANCE=8192
 SWITCHES="/sys/kernel/debug/slub_partial/rust /sys/kernel/debug/hugetlb_bulk_free/rust
 /sys/kernel/debug/hugetlb_vmemmap_gp/polled /sys/kernel/debug/clear_pages/batched
 /sys/kernel/debug/contpte/on"
 
 stress_running() { [ ! -e $STRESS_DIR/stop ]; }
+
+# write_failing <file> <value>: the write, from a task marked make-it-fail
+# (a subshell) where the kernel has fail_page_alloc, plainly elsewhere.
+write_failing() {
+	if [ -d $FPA ]; then
+		(echo 1 > /proc/self/make-it-fail && echo "$2" > "$1") 2> /dev/null
+	else
+		echo "$2" > "$1" 2> /dev/null
+	fi
+}
+
+# fail_alloc_start <page|slab> <probability %> <interval> <target>:
+# $FAIL_ALLOC with these arguments in the background, its stdout in
+# $STRESS_DIR/.fail_alloc-<page|slab>, its stderr in the same name with
+# .err (dot files: not the workers' notes), its pid in FAIL_ALLOC_PID,
+# once it says "armed" (within 30 s); else fails, saying why, with it
+# stopped.
+fail_alloc_start() {
+	local out=$STRESS_DIR/.fail_alloc-$1 i=0
+	[ -x $FAIL_ALLOC ] || fail "no $FAIL_ALLOC" || return 1
+	$FAIL_ALLOC "$@" > "$out" 2> "$out.err" &
+	FAIL_ALLOC_PID=$!
+	while ! grep -qx armed "$out" 2> /dev/null && kill -0 $FAIL_ALLOC_PID 2> /dev/null &&
+		[ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	grep -qx armed "$out" && return 0
+	fail_alloc_stop $FAIL_ALLOC_PID "$1" > /dev/null
+	fail "$FAIL_ALLOC $* not armed: $(cat "$out.err")"
+}
+
+# fail_alloc_stop <pid> <page|slab>: fail_alloc stopped (SIGTERM), which
+# disarms, says how many failures it injected ("injected <n>") and puts
+# back what it changed; fails, saying why, unless it exits 0 with the
+# count, which fail_alloc_injected <page|slab> then prints.
+fail_alloc_stop() {
+	local rc=0
+	kill -TERM "$1" 2> /dev/null
+	wait "$1" || rc=$?
+	[ $rc = 0 ] && [ -n "$(fail_alloc_injected "$2")" ] ||
+		fail "fail_alloc $2: exit status $rc: $(cat $STRESS_DIR/.fail_alloc-$2.err)"
+}
+fail_alloc_injected() { sed -n 's/^injected \([0-9][0-9]*\)$/\1/p' $STRESS_DIR/.fail_alloc-$1; }
 
 # stress_pool <dir> <max pages> <name>: resizes the pool until stopped.
 stress_pool() {
@@ -79,6 +142,7 @@ stress_faults() {
 # prints what each worker did and what the fault injection injected.
 stress_run() {
 	local secs=$1 mem booted="" f c t=0 injected_pa=- injected_slab=- sw frees
+	local fa_page="" fa_slab="" fa_failed="" workers=""
 	rm -rf $STRESS_DIR && mkdir -p $STRESS_DIR
 	empty_pool $HP || return 1
 	[ ! -d $HP1G ] || empty_pool $HP1G || return 1
@@ -89,24 +153,40 @@ stress_run() {
 	[ ! -d $CHURN ] || churn_mark
 	frees=$(stat_of bulk_frees)
 	# fail_page_alloc aimed at the vmemmap restores: where there are some
-	# (HVO; 6.12's arm64 has none).
+	# (HVO; 6.12's arm64 has none).  failslab at the churn caches.
 	if [ -d $FPA ] && [ -e $HVO ]; then
-		fpa_aim_restore && fault_arm $FPA 5 1 || fail "cannot arm $FPA" || return 1
-		injected_pa=armed
+		fail_alloc_start page 5 1 __hugetlb_vmemmap_restore_folio || return 1
+		fa_page=$FAIL_ALLOC_PID
 	fi
-	if [ -d $FSL ]; then
-		failslab_aim_churn && fault_arm $FSL 5 1 || fail "cannot arm $FSL" || return 1
+	if [ -d $FSL ] && [ -d $CHURN ]; then
+		if ! fail_alloc_start slab 5 1 slub_partial_churn-; then
+			[ -z "$fa_page" ] || fail_alloc_stop "$fa_page" page
+			return 1
+		fi
+		fa_slab=$FAIL_ALLOC_PID
 	fi
 
+	# The workers' pids: fail_alloc runs until stopped, after them.
 	stress_pool $HP 48 pool2m-a &
+	workers="$workers $!"
 	stress_pool $HP 48 pool2m-b &
-	[ ! -d $HP1G ] || stress_pool $HP1G 1 pool1g &
+	workers="$workers $!"
+	if [ -d $HP1G ]; then
+		stress_pool $HP1G 1 pool1g &
+		workers="$workers $!"
+	fi
 	stress_switches &
+	workers="$workers $!"
 	if [ -d $CHURN ]; then
-		for c in $(seq 0 $(( $(nproc) - 1 ))); do stress_churn "$c" & done
+		for c in $(seq 0 $(( $(nproc) - 1 ))); do
+			stress_churn "$c" &
+			workers="$workers $!"
+		done
 	fi
 	stress_faults thp 32 &
+	workers="$workers $!"
 	stress_faults hugetlb-2m 16 &
+	workers="$workers $!"
 	while [ $t -lt "$secs" ]; do
 		sleep 10
 		t=$((t + 10))
@@ -114,10 +194,17 @@ stress_run() {
 		[ $((t % 60)) != 0 ] || echo "stress: ${t}s of ${secs}s" > /dev/console
 	done
 	touch $STRESS_DIR/stop
-	wait
+	# shellcheck disable=SC2086 # the pids, one word each
+	wait $workers
 
-	[ "$injected_pa" != armed ] || injected_pa=$(fault_disarm $FPA)
-	[ ! -d $FSL ] || injected_slab=$(fault_disarm $FSL)
+	if [ -n "$fa_page" ]; then
+		fail_alloc_stop "$fa_page" page && injected_pa=$(fail_alloc_injected page) ||
+			fa_failed=1
+	fi
+	if [ -n "$fa_slab" ]; then
+		fail_alloc_stop "$fa_slab" slab && injected_slab=$(fail_alloc_injected slab) ||
+			fa_failed=1
+	fi
 	for sw in $booted; do echo "${sw#*=}" > "${sw%=*}"; done
 	sed 's/^/note: /' $STRESS_DIR/[a-z]*
 	# The pools as the workers left them, before the clean-up below.
@@ -127,6 +214,7 @@ stress_run() {
 			"resv $(cat "$d/resv_hugepages")"
 	done
 	echo "note: fault injection: $injected_pa page allocation failures, $injected_slab slab allocation failures"
+	[ -z "$fa_failed" ] || return 1
 	frees=$(( $(stat_of bulk_frees) - frees ))
 	echo "note: $frees bulk frees"
 	# What the run must have exercised, so that it cannot pass having

@@ -11,14 +11,14 @@
 
 TESTS=""
 # register <name> [<path>]: a test, test_<name>; with a path, one the
-# test needs (a component's debugfs directory, a module, a checker's
-# file): where the kernel has no such path (a configuration without that
+# test needs (a component's debugfs directory or call counter, a module,
+# a checker's file): where the kernel has no such path (a configuration without that
 # component, as the GCC image without Rust), the test is skipped, "no
 # <path> in this kernel"; an image that should have it then fails on the
 # unexpected skip.  With mmrust.only_present=1 such tests are left out of
 # the run instead, named in one KTAP comment, which the host checks
 # against expected-skips: a boot of the tests that apply to a kernel (the
-# GCC and distribution images').
+# GCC image's, and make test-debian's production kernel's).
 register() {
 	TESTS="$TESTS $1"
 	[ -z "${2:-}" ] || NEEDS="${NEEDS:-}$1 $2

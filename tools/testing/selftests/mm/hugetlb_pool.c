@@ -843,7 +843,7 @@ FIXTURE_SETUP(restore_fails)
 
 	if (why)
 		SKIP(return, "%s", why);
-	why = fault_inject_open(&self->fi, RESTORE_FN);
+	why = fault_inject_open(&self->fi, FAULT_INJECT_PAGE, RESTORE_FN);
 	if (why)
 		SKIP(return, "%s", why);
 	pool_save(&self->pool);
@@ -941,7 +941,7 @@ FIXTURE_SETUP(mixed_list)
 	if (access("/dev/kmsg", R_OK))
 		SKIP(return, "/dev/kmsg: %s: the kernel log is read for warnings",
 		     strerror(errno));
-	why = fault_inject_open(&self->fi, RESTORE_FN);
+	why = fault_inject_open(&self->fi, FAULT_INJECT_PAGE, RESTORE_FN);
 	if (why)
 		SKIP(return, "%s", why);
 	pool_save(&self->pool);

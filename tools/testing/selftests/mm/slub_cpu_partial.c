@@ -36,6 +36,10 @@
  * slabs_cpu_partial_show()); so does one whose FILL_CACHE alone is
  * debugged, when no other list happens to be non-empty.
  *
+ * churn_failslab: the series' churn driver (CONFIG_SLUB_CPU_PARTIAL_RUST_CHURN,
+ * mm/slub_partial_churn.c) on its private caches, with the kernel's
+ * failslab failing their allocations (fault_inject.c): see the fixture.
+ *
  * Reads go through read_file() of thp_settings.c and knob_read_long();
  * writes through knob_write() (mm_knobs.c), which returns the write's
  * error (a bad value must be refused with kstrtouint()'s), a short write
@@ -51,12 +55,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
+#include "fault_inject.h"
 #include "mm_knobs.h"
 #include "thp_settings.h"
 #include "vm_util.h"
@@ -651,6 +658,248 @@ TEST_F(cpu_partial, bad_input_refused)
 		EXPECT_EQ(30, read_number(WRITE_CACHE, "cpu_partial"))
 			TH_LOG("writing %s changed cpu_partial", bad[i].name);
 	}
+}
+
+/*
+ * The churn driver (CONFIG_SLUB_CPU_PARTIAL_RUST_CHURN,
+ * mm/slub_partial_churn.c): <n> written to its run file runs <n> rounds
+ * on its private caches (CHURN_CACHES<object size>) in the writing task,
+ * on the CPU it is on, each round checking that CPU's partial list; its
+ * stats file holds its counters since boot, one "<name> <value>" a line.
+ */
+#define CHURN_DRIVER DEBUGFS "/slub_partial_churn"
+#define CHURN_CACHES "slub_partial_churn-"
+#define CHURN_ROUNDS 100
+
+struct churn_stats {
+	long rounds, allocs, alloc_failures, frees, bound_violations, outstanding;
+};
+
+/* churn_stats_read: the churn driver's counters into *st: 0, or -1. */
+static int churn_stats_read(struct churn_stats *st)
+{
+	const struct {
+		const char *name;
+		long *v;
+	} want[] = {
+		{ "rounds", &st->rounds }, { "allocs", &st->allocs },
+		{ "alloc_failures", &st->alloc_failures }, { "frees", &st->frees },
+		{ "bound_violations", &st->bound_violations },
+		{ "outstanding", &st->outstanding },
+	};
+	unsigned int i, found = 0;
+	char name[32];
+	FILE *f;
+	long v;
+
+	f = fopen(CHURN_DRIVER "/stats", "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%31s %ld", name, &v) == 2)
+		for (i = 0; i < ARRAY_SIZE(want); i++)
+			if (!strcmp(name, want[i].name)) {
+				*want[i].v = v;
+				found++;
+			}
+	fclose(f);
+	return found == ARRAY_SIZE(want) ? 0 : -1;
+}
+
+/*
+ * churn_writers: <rounds> written to the churn driver's run file by one
+ * writer on each CPU of <cpus> at once, each kept on its CPU.  The
+ * writers start together: each says it is ready, then spins until all
+ * are (at most 10 s), as a run of a few hundred rounds can end before the
+ * next writer is forked (a boot saw no remote free at all that way).
+ * Returns, once every writer has ended, how many failed (a write refused,
+ * a fork or an affinity that failed).
+ */
+static int churn_writers(const cpu_set_t *cpus, int rounds)
+{
+	struct {
+		int ready, go;
+	} *sync;
+	int cpu, len, i, status, forked = 0, failed = 0;
+	cpu_set_t one;
+	time_t until;
+	char buf[16];
+	pid_t pid;
+
+	sync = mmap(NULL, sizeof(*sync), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		    -1, 0);
+	if (sync == MAP_FAILED)
+		return CPU_COUNT(cpus);
+	len = snprintf(buf, sizeof(buf), "%d", rounds);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, cpus))
+			continue;
+		pid = fork();
+		if (pid < 0) {
+			failed++;
+			continue;
+		}
+		if (!pid) {
+			CPU_ZERO(&one);
+			CPU_SET(cpu, &one);
+			if (sched_setaffinity(0, sizeof(one), &one))
+				_exit(1);
+			__atomic_add_fetch(&sync->ready, 1, __ATOMIC_SEQ_CST);
+			until = time(NULL) + 10;
+			while (!__atomic_load_n(&sync->go, __ATOMIC_ACQUIRE) && time(NULL) < until)
+				;
+			_exit(knob_write(CHURN_DRIVER "/run", buf, len) ? 1 : 0);
+		}
+		forked++;
+	}
+	for (i = 0; i < 1000 && __atomic_load_n(&sync->ready, __ATOMIC_SEQ_CST) < forked; i++)
+		usleep(10000);
+	__atomic_store_n(&sync->go, 1, __ATOMIC_RELEASE);
+	while (wait(&status) > 0)
+		failed += !WIFEXITED(status) || WEXITSTATUS(status);
+	munmap(sync, sizeof(*sync));
+	return failed;
+}
+
+/*
+ * The churn driver on every CPU with the kernel's fault injection
+ * (Documentation/fault-injection/) failing its caches' allocations:
+ * failslab (CONFIG_FAILSLAB), with cache-filter on, fails the allocations
+ * of the caches marked in sysfs (/sys/kernel/slab/<cache>/failslab), here
+ * the churn driver's private caches alone, in any task, GFP_KERNEL
+ * allocations included (fault_inject.c).  Each injected failure is one
+ * failed allocation the driver saw (no other cache may fail), no per-cpu
+ * partial list broke its bound, no object is left, and the frees match
+ * the allocations.
+ *
+ * The test arms failslab with times = FAULT_INJECT_TIMES; what is left of
+ * it afterwards tells how many failures were injected (times decrements
+ * once per injection), which the test prints ("injected <n>") and checks
+ * against what it asked for.  The framework's probability draws from
+ * get_random_u32_below() (no seed to fix), so a test by probability makes
+ * enough calls that it injects nothing with probability below 1e-6; an
+ * interval-based one (probability 100) is deterministic: any <interval>
+ * consecutive calls hold one multiple of it.
+ *
+ * It skips where the kernel has no churn driver or no failslab, or where
+ * someone else armed failslab; the teardown, in the parent, puts back
+ * failslab's attributes and the caches' marks, and unmounts debugfs if
+ * the test mounted it.
+ */
+FIXTURE(churn_failslab)
+{
+	struct fault_inject fi;
+};
+
+FIXTURE_VARIANT(churn_failslab)
+{
+	unsigned int probability;	/* failslab's, % */
+	unsigned long interval;		/* failslab's */
+};
+
+/*
+ * On every CPU at once.  A run makes at least 100 rounds x 32 allocations
+ * (one CPU, one cache): P(nothing injected) <= 0.9^3200 < 1e-146.  The
+ * count is exact: each injection is one failed allocation the driver
+ * counted.
+ */
+FIXTURE_VARIANT_ADD(churn_failslab, probability_10)
+{
+	.probability = 10, .interval = 1,
+};
+
+/* Deterministic (one CPU): 3200 calls at least, so 457 injections at least. */
+FIXTURE_VARIANT_ADD(churn_failslab, interval_7)
+{
+	.probability = 100, .interval = 7,
+};
+
+/* Only reads, and fault_inject_open() last: it leaves nothing mounted where it fails. */
+FIXTURE_SETUP(churn_failslab)
+{
+	const char *why;
+	bool mounted;
+	int err;
+
+	if (geteuid())
+		SKIP(return, "needs root: debugfs and " SLAB_DIR "/<cache>/failslab");
+	err = debugfs_need(CHURN_DRIVER "/run", &mounted);
+	debugfs_release(&mounted);
+	if (err)
+		SKIP(return, "no %s (%s): needs CONFIG_SLUB_CPU_PARTIAL_RUST_CHURN",
+		     CHURN_DRIVER "/run", strerror(-err));
+	why = fault_inject_open(&self->fi, FAULT_INJECT_SLAB, CHURN_CACHES);
+	if (why)
+		SKIP(return, "%s", why);
+}
+
+/* In the parent: 6.12's harness may skip a FIXTURE_TEARDOWN() (above). */
+FIXTURE_TEARDOWN_PARENT(churn_failslab)
+{
+	fault_inject_close(&self->fi);
+}
+
+TEST_F_TIMEOUT(churn_failslab, failures_counted_nothing_left, 120)
+{
+	long r, a, f, fr, v, injected, ival = variant->interval;
+	struct churn_stats before, after;
+	int cpu, cpus, failed;
+	cpu_set_t set;
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(set), &set));
+	if (ival > 1) {
+		/*
+		 * One CPU (the first the test may run on: CPU 0 in the test
+		 * guests): the fault attribute's call count is not atomic
+		 * (should_fail_ex()'s count++), so calls from several CPUs
+		 * at once could make the interval count inexact.
+		 */
+		for (cpu = 0; cpu < CPU_SETSIZE - 1 && !CPU_ISSET(cpu, &set); cpu++)
+			;
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+	}
+	cpus = CPU_COUNT(&set);
+	ASSERT_EQ(0, churn_stats_read(&before))
+		TH_LOG("cannot read %s", CHURN_DRIVER "/stats");
+	ASSERT_EQ(0, fault_inject_arm(&self->fi, variant->probability, ival));
+	failed = churn_writers(&set, CHURN_ROUNDS);
+	injected = fault_inject_disarm(&self->fi);
+	ASSERT_EQ(0, failed)
+		TH_LOG("%d of %d writes to %s failed", failed, cpus, CHURN_DRIVER "/run");
+	ASSERT_LE(0, injected);
+	ASSERT_EQ(0, churn_stats_read(&after))
+		TH_LOG("cannot read %s", CHURN_DRIVER "/stats");
+	r = after.rounds - before.rounds;
+	a = after.allocs - before.allocs;
+	f = after.alloc_failures - before.alloc_failures;
+	fr = after.frees - before.frees;
+	v = after.bound_violations - before.bound_violations;
+	ksft_print_msg("churn on %d CPUs, probability %u%% interval %ld: %ld rounds, %ld allocations,\n",
+		       cpus, variant->probability, ival, r, a);
+	ksft_print_msg("injected %ld, failed %ld, %ld frees, %ld bound violations, %ld outstanding\n",
+		       injected, f, fr, v, after.outstanding);
+
+	EXPECT_EQ((long)CHURN_ROUNDS * cpus, r)
+		TH_LOG("rounds: %ld", r);
+	EXPECT_LT(0, injected);
+	EXPECT_EQ(injected, f)
+		TH_LOG("failed allocations %ld, injected failures %ld", f, injected);
+	/*
+	 * Every <ival>th of the a + f calls on the marked caches fails: the
+	 * count is (a + f) / ival, rounded down or up.
+	 */
+	if (ival > 1) {
+		EXPECT_LE((a + f) / ival, injected)
+			TH_LOG("injected %ld, want %ld / %ld", injected, a + f, ival);
+		EXPECT_GE((a + f + ival - 1) / ival, injected)
+			TH_LOG("injected %ld, want %ld / %ld", injected, a + f, ival);
+	}
+	EXPECT_EQ(a, fr)
+		TH_LOG("%ld allocations, %ld frees, %ld outstanding", a, fr, after.outstanding);
+	EXPECT_EQ(0, after.outstanding)
+		TH_LOG("%ld allocations, %ld frees, %ld outstanding", a, fr, after.outstanding);
+	EXPECT_EQ(0, v)
+		TH_LOG("per-cpu partial bound broken %ld times", v);
 }
 
 TEST_HARNESS_MAIN

@@ -541,7 +541,7 @@ FIXTURE_SETUP(zero_page_alloc_fails)
 	if (!self->pmd_size)
 		SKIP(return, "no PMD size in " THP_DIR);
 	thp_read_settings(&self->saved);
-	why = fault_inject_open(&self->fi, "mm_get_huge_zero_folio");
+	why = fault_inject_open(&self->fi, FAULT_INJECT_PAGE, "mm_get_huge_zero_folio");
 	if (why)
 		SKIP(return, "%s", why);
 }
