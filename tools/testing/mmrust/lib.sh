@@ -50,15 +50,17 @@ lto) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the lto image is x86_64 onl
 # kernels (configs/gcc.config: Rust off, the C components on).
 gcc) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the gcc image is x86_64 only\n' >&2; exit 1; }
 	NAME=$MMRUST_ARCH-gcc EXTRA=$CACHE/initramfs-extra-$NAME ;;
-# debian (x86_64): Debian's own amd64 configuration of the base
-# (config.amd64_none_amd64 of linux-config-6.12, setup.sh) with its modules
-# off and every "=y" of it kept, then "make mmrust.config"
-# (kernel/configs/mmrust.config): MODVERSIONS with the Rust components
-# built in, linked and booted (make test-debian).  debian-norust: the same
+# debian: Debian's own configuration of the base for the architecture
+# (config.amd64_none_amd64 or config.arm64_none_arm64 of linux-config-6.12,
+# setup.sh), every "=y" of it kept, its modules not built, then "make
+# mmrust.config" (kernel/configs/mmrust.config, and arm64's): MODVERSIONS
+# with the Rust components built in; x86_64's linked and booted, arm64's
+# linked (make test-debian).  debian-norust (x86_64): the same
 # configuration with Rust off, built from nothing in a directory of its
 # own: the other side of the CRC check (test.sh modversions_check).
-debian|debian-norust) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the %s image is x86_64 only\n' "$MMRUST_FLAVOR" >&2; exit 1; }
-	NAME=$MMRUST_ARCH-$MMRUST_FLAVOR EXTRA=$CACHE/initramfs-extra-$MMRUST_ARCH-debian ;;
+debian) NAME=$MMRUST_ARCH-debian EXTRA=$CACHE/initramfs-extra-$MMRUST_ARCH-debian ;;
+debian-norust) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the debian-norust image is x86_64 only\n' >&2; exit 1; }
+	NAME=$MMRUST_ARCH-debian-norust EXTRA=$CACHE/initramfs-extra-$MMRUST_ARCH-debian ;;
 # nocontpte (arm64): the test image without contpte (configs/nocontpte.config),
 # the baseline of the contpte benchmark's built-in/out comparison; its
 # configuration is the arm64 image's with those options off (DERIVE_FROM).
@@ -94,8 +96,6 @@ LOGS=$CACHE/logs
 # run, and fail_alloc, the stress's fault injection (init/80-stress.sh),
 # which guest.sh builds with the base's Makefile and puts in /selftests.
 VMTESTS_CATEGORIES="hugetlb thp cow mkdirty madv_populate slub"
-# Those the kselftest boot with the originals runs: the series' programs'.
-VMTESTS_ORIGINALS="hugetlb thp slub"
 VMTESTS_PROGRAMS=(hugepage-mmap hugepage-shm map_hugetlb hugepage-mremap hugepage-vmemmap
 	hugetlb-madvise hugetlb_dio hugetlb_fault_after_madv hugetlb_madv_vs_map thuge-gen
 	write_to_hugetlbfs khugepaged transhuge-stress split_huge_page_test cow mkdirty

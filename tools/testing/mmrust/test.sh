@@ -602,16 +602,13 @@ test_arch() {
 		# (init/15-kselftest.sh), HVO on: once with every new
 		# implementation (the defaults), once with the originals (but
 		# contpte, whose events contpte_mthp counts: the c boot tests
-		# it off) in the categories that hold the series' own
-		# kselftests (VMTESTS_ORIGINALS: cow, mkdirty and madv_populate
-		# test the base's paths, which the originals are).
+		# it off).
 		local vmtests
 		vmtests="mmrust.vmtests=$(echo $VMTESTS_CATEGORIES | tr ' ' ,)"
 		MMRUST_BOOT_TIMEOUT=${MMRUST_KSELFTEST_TIMEOUT:-1800} \
 			boot_start kselftest-rust kselftest hugetlb_free_vmemmap=on kunit.enable=0 "$vmtests"
 		MMRUST_BOOT_TIMEOUT=${MMRUST_KSELFTEST_TIMEOUT:-1800} \
-			boot_start kselftest-c kselftest hugetlb_free_vmemmap=on kunit.enable=0 \
-			"mmrust.vmtests=$(echo $VMTESTS_ORIGINALS | tr ' ' ,)" \
+			boot_start kselftest-c kselftest hugetlb_free_vmemmap=on kunit.enable=0 "$vmtests" \
 			slub_partial_impl=c hugetlb_bulk_free_impl=c clear_pages_impl=per_page \
 			${off/contpte_impl=off/}
 		boot_end rust
@@ -711,8 +708,9 @@ modversions_check() {
 		rust=$(mktemp)
 		# shellcheck disable=SC2046 # one object per word
 		(cd "$b" && llvm-nm-19 --defined-only -g $(find . -name '.*.o.cmd' -exec grep -l '^savedcmd_.*rustc' {} + |
-			sed 's|/\.\([^/]*\)\.cmd$|/\1|')) | awk 'NF >= 2 { print $NF }' | sort -u > "$rust"
-		[ -s "$rust" ] || bad="no symbol defined by a Rust object in $b"
+			sed 's|/\.\([^/]*\)\.cmd$|/\1|')) | awk 'NF >= 2 { print $NF }' | sort -u > "$rust" ||
+			bad="llvm-nm-19 failed on the Rust objects of $b"
+		[ -n "$bad" ] || [ -s "$rust" ] || bad="no symbol defined by a Rust object in $b"
 		[ -n "$bad" ] || bad=$(awk -F'\t' 'FNR == 1 { f++ } f == 1 { rust[$1] = 1; next }
 			length($1) != 10 || $1 !~ /^0x[0-9a-f]+$/ || $1 ~ /^0x0+$/ { print "CRC " $1 " of " $2 (f == 2 ? " without" : " with") " Rust" }
 			f == 2 { crc[$2] = $1; next }
@@ -720,7 +718,7 @@ modversions_check() {
 			($2 in crc) && crc[$2] != $1 { print "CRC of " $2 ": " crc[$2] " without Rust, " $1 " with" }
 			{ seen[$2] = 1 }
 			END { for (s in crc) if (!(s in seen)) print "exported only without Rust: " s }' \
-			"$rust" "$without" "$with" | sort | head -20)
+			"$rust" "$without" "$with" | sort | sed -n 1,20p)
 		[ -n "$bad" ] || bad=$(awk -F'\t' -v r="$(wc -l < "$rust")" 'NR == FNR { a[$2] = 1; next }
 			{ if ($2 in a) same++; else only++ }
 			END { printf "%d exports with the same CRC with and without Rust, %d with Rust alone; %d symbols of Rust objects, none exported but for KUnit", same, only, r }' \
@@ -737,7 +735,8 @@ modversions_check() {
 # run_vmtests.sh (the series' categories), and the boot tests that apply
 # to a production kernel: those of a test option (the KUnit suites, the
 # call counters and switches in debugfs, the churn driver, the Rust sample
-# module) are left out (mmrust.only_present=1).
+# module) are left out (mmrust.only_present=1).  Then arm64's Debian
+# image (debian_arm64_linked).
 test_debian() {
 	export MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debian
 	. "$TOP/tools/testing/mmrust/lib.sh"
@@ -750,6 +749,25 @@ test_debian() {
 	run_boot test test hugetlb_free_vmemmap=on mmrust.only_present=1 kunit.enable=0
 	boot_results "$LOG" x86_64-debian/boot/rust
 	unset MMRUST_FLAVOR
+	debian_arm64_linked
+}
+
+# debian_arm64_linked: Debian's arm64 configuration with make mmrust.config
+# (contpte's arm64 fragment with it), compiled and linked, not booted: its
+# vmlinux and modpost's vmlinux.symvers, MODVERSIONS and Rust on, no CRC
+# zero, no warning in the overlay's files.
+debian_arm64_linked() {
+	local a=$CACHE/build/arm64-debian why=""
+	NAME=arm64-debian image_warnings arm64-debian/build
+	[ -s "$a/vmlinux" ] && [ -s "$a/vmlinux.symvers" ] ||
+		why="no $a/vmlinux or vmlinux.symvers (make build-debian)"
+	[ -n "$why" ] || { grep -q '^CONFIG_MODVERSIONS=y' "$a/.config" && grep -q '^CONFIG_RUST=y' "$a/.config" &&
+		grep -q '^CONFIG_ARM64_CONTPTE=y' "$a/.config"; } ||
+		why="MODVERSIONS, Rust or contpte off in $a/.config"
+	[ -n "$why" ] || ! awk -F'\t' '$1 ~ /^0x0+$/ { z = 1 } END { exit !z }' "$a/vmlinux.symvers" ||
+		why="a CRC of 0 in $a/vmlinux.symvers"
+	[ -n "$why" ] || say "  arm64's Debian image: $(wc -l < "$a/vmlinux.symvers") exports, each with a CRC"
+	verdict arm64-debian/build debian_arm64_linked "$([ -z "$why" ]; echo $?)" "$why"
 }
 
 # test_lto: the x86_64 LTO image (configs/lto.config: Clang ThinLTO with
