@@ -735,8 +735,7 @@ modversions_check() {
 # run_vmtests.sh (the series' categories), and the boot tests that apply
 # to a production kernel: those of a test option (the KUnit suites, the
 # call counters and switches in debugfs, the churn driver, the Rust sample
-# module) are left out (mmrust.only_present=1).  Then arm64's Debian
-# image (debian_arm64_linked).
+# module) are left out (mmrust.only_present=1).
 test_debian() {
 	export MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debian
 	. "$TOP/tools/testing/mmrust/lib.sh"
@@ -749,25 +748,6 @@ test_debian() {
 	run_boot test test hugetlb_free_vmemmap=on mmrust.only_present=1 kunit.enable=0
 	boot_results "$LOG" x86_64-debian/boot/rust
 	unset MMRUST_FLAVOR
-	debian_arm64_linked
-}
-
-# debian_arm64_linked: Debian's arm64 configuration with make mmrust.config
-# (contpte's arm64 fragment with it), compiled and linked, not booted: its
-# vmlinux and modpost's vmlinux.symvers, MODVERSIONS and Rust on, no CRC
-# zero, no warning in the overlay's files.
-debian_arm64_linked() {
-	local a=$CACHE/build/arm64-debian why=""
-	NAME=arm64-debian image_warnings arm64-debian/build
-	[ -s "$a/vmlinux" ] && [ -s "$a/vmlinux.symvers" ] ||
-		why="no $a/vmlinux or vmlinux.symvers (make build-debian)"
-	[ -n "$why" ] || { grep -q '^CONFIG_MODVERSIONS=y' "$a/.config" && grep -q '^CONFIG_RUST=y' "$a/.config" &&
-		grep -q '^CONFIG_ARM64_CONTPTE=y' "$a/.config"; } ||
-		why="MODVERSIONS, Rust or contpte off in $a/.config"
-	[ -n "$why" ] || ! awk -F'\t' '$1 ~ /^0x0+$/ { z = 1 } END { exit !z }' "$a/vmlinux.symvers" ||
-		why="a CRC of 0 in $a/vmlinux.symvers"
-	[ -n "$why" ] || say "  arm64's Debian image: $(wc -l < "$a/vmlinux.symvers") exports, each with a CRC"
-	verdict arm64-debian/build debian_arm64_linked "$([ -z "$why" ]; echo $?)" "$why"
 }
 
 # test_lto: the x86_64 LTO image (configs/lto.config: Clang ThinLTO with
