@@ -40,15 +40,18 @@ if [[ $MMRUST_FLAVOR == debian* ]]; then
 	[ "$MMRUST_ARCH" = x86_64 ] || debarch=arm64
 	deb=$DEBIAN_CONFIG_DIR/$debarch/root/usr/src/linux-config-6.12/config.${debarch}_none_$debarch.xz
 	[ -r "$deb" ] || die "no $deb: run make setup"
-	{ xzcat "$deb"
-	  printf '%s\n' CONFIG_SYSTEM_TRUSTED_KEYS=\"\" CONFIG_SYSTEM_REVOCATION_KEYS=\"\" CONFIG_MODULE_SIG_KEY=\"\"
-	  grep '^CONFIG_' "$TOP/tools/testing/mmrust/configs/debian.config"
-	  cat "$KSRC/kernel/configs/mmrust.config"; echo "# $MMRUST_FLAVOR"; } > "$frag"
+	# debian_base: the .config before make mmrust.config.
+	debian_base() {
+		xzcat "$deb"
+		printf '%s\n' CONFIG_SYSTEM_TRUSTED_KEYS=\"\" CONFIG_SYSTEM_REVOCATION_KEYS=\"\" CONFIG_MODULE_SIG_KEY=\"\"
+		grep '^CONFIG_' "$TOP/tools/testing/mmrust/configs/debian.config"
+	}
+	{ debian_base; cat "$KSRC/kernel/configs/mmrust.config"
+	  [ "$MMRUST_ARCH" = x86_64 ] || cat "$KSRC/arch/arm64/configs/mmrust.config"
+	  echo "# $MMRUST_FLAVOR"; } > "$frag"
 	if [ ! -f "$BUILD/.config" ] || ! cmp -s "$frag" "$stamp"; then
 		say "configuring $BUILD: Debian's $debarch configuration, make mmrust.config${MMRUST_FLAVOR#debian}"
-		{ xzcat "$deb"
-		  printf '%s\n' CONFIG_SYSTEM_TRUSTED_KEYS=\"\" CONFIG_SYSTEM_REVOCATION_KEYS=\"\" CONFIG_MODULE_SIG_KEY=\"\"
-		  grep '^CONFIG_' "$TOP/tools/testing/mmrust/configs/debian.config"; } > "$BUILD/.config"
+		debian_base > "$BUILD/.config"
 		"${KMAKE[@]}" olddefconfig mmrust.config >> "$log" 2>&1 || { tail -20 "$log"; die "make mmrust.config failed"; }
 		if [ "$MMRUST_FLAVOR" = debian-norust ]; then
 			"$SRC/scripts/config" --file "$BUILD/.config" --disable RUST
