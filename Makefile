@@ -37,8 +37,9 @@ help:
 	@echo "make test-lto the x86_64 LTO image (Rust in Clang ThinLTO, the push inlined) alone;"
 	@echo "              part of make test"
 	@echo "make test-gcc the x86_64 test image built with GCC 12 (Rust off) alone; part of make test"
-	@echo "make test-debian  Debian's own amd64 config with make mmrust.config and MODVERSIONS: linked,"
-	@echo "              its CRCs against the same config without Rust, booted, kselftests and boot tests"
+	@echo "make test-debian  Debian's own amd64 and arm64 configs with make mmrust.config and"
+	@echo "              MODVERSIONS, linked; amd64's CRCs against the same config without Rust,"
+	@echo "              booted, kselftests and boot tests"
 	@echo "make kunit    KUnit suites only"
 	@echo "make boot     boot tests only"
 	@echo "make bench    benchmarks (Rust vs C in one image), 'bench: <name> = <value>' lines,"
@@ -102,19 +103,21 @@ build-gcc: prepare
 test-gcc: build-gcc
 	$(call step,KUnit and boot tests on the x86_64 image built with GCC 12,test.sh gcc)
 
-# Debian's own amd64 configuration with "make mmrust.config", MODVERSIONS
-# on (lib.sh: debian), linked, and the same without Rust from nothing (the
-# CRC check's other side): not in 'make test' (a cold build of each
-# compiles Debian's whole built-in kernel); 'make test-debian'.
-# Debian's arm64 configuration: build.sh's MMRUST_ARCH=arm64
-# MMRUST_FLAVOR=debian (configured and checked; not linked by test-debian).
+# Debian's own configurations with "make mmrust.config", MODVERSIONS on
+# (lib.sh: debian), linked: amd64's, and the same without Rust from nothing
+# (the CRC check's other side), then arm64's (linked, not booted), for the
+# architectures of ARCH.  Not in 'make test' (a cold build of each compiles
+# Debian's whole built-in kernel); 'make test-debian'.
 build-debian: prepare
-	@echo "==> $@: x86_64, Debian's configuration with make mmrust.config" && \
-		MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debian bash $(T)/build.sh && \
-		echo "==> $@: the same without Rust" && MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debian-norust bash $(T)/build.sh
+	@set -e; for a in $(ARCHES); do \
+		echo "==> $@: $$a, Debian's configuration with make mmrust.config"; \
+		MMRUST_ARCH=$$a MMRUST_FLAVOR=debian bash $(T)/build.sh; \
+		[ $$a = x86_64 ] || continue; \
+		echo "==> $@: $$a, the same without Rust"; MMRUST_ARCH=$$a MMRUST_FLAVOR=debian-norust bash $(T)/build.sh; \
+	done
 
 test-debian: build-debian
-	$(call step,Debian's configuration: the CRCs with and without Rust; kselftests and boot tests,test.sh debian)
+	$(call step,Debian's configurations ($(ARCHES)): linked; amd64's CRCs with and without Rust$(comma) kselftests and boot tests,test.sh debian)
 
 kunit: build
 	$(call step,KUnit suites in the test kernels ($(ARCHES)),test.sh kunit)

@@ -1,18 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Benchmarks, measured side by side in boots of one image.  Every figure is
-# also printed as one line "bench: <name> = <value> [unit]".  The whole
-# output goes to <report>/bench.log, from which report.py writes
-# <report>/report.md and its plots; the last line printed is
-# "report: <path of report.md>".
-#
-# Two clocks: the guest's wall clock (QEMU TCG on a shared host: tens of
-# percent between runs) and QEMU "-icount shift=0,sleep=off", under which
-# the guest clock advances one nanosecond per executed instruction, so a
-# guest "ns" figure is an instruction count that repeats from run to run.
-#
-# QUICK=1 runs every part with the smallest sizes (make test runs it, so
-# that a broken bench script fails there).
+# 'make bench': the benchmarks and their report (clocks, "bench:" lines,
+# QUICK=1: Documentation/mm/mmrust/benchmarking.rst).
 . "$(dirname "$0")/lib.sh"
 
 quick=${QUICK:-0}
@@ -20,8 +9,7 @@ quick=${QUICK:-0}
 report=${MMRUST_REPORT:-$CACHE/report/$MMRUST_ARCH$([ "$quick" = 0 ] || echo -quick)}
 mkdir -p "$LOGS" "$report"
 
-# Run the benchmarks with their output copied into the report directory,
-# then write the report.
+# Run again as a child, its output teed to bench.log; then the report.
 if [ -z "${MMRUST_BENCH_CHILD:-}" ]; then
 	start=$(date +%s)
 	rm -f "$report"/*.png "$report"/report.md
@@ -53,17 +41,15 @@ rounds=${MMRUST_BENCH_ROUNDS:-5}       # wall-clock boots (Rust and C in each)
 inner=${MMRUST_BENCH_INNER:-31}        # benchmark rounds per implementation in one boot
 only=${MMRUST_BENCH_ONLY:-all}         # all, contpte (arm64), clear, slub, hugetlb or lto (x86_64), production
 ICOUNT="-icount shift=0,sleep=off"
-# Every benchmark boot is TCG unless MMRUST_ACCEL=kvm asks otherwise: the
-# figures, their labels ("QEMU TCG") and the guest clock settings below
-# (tsc=reliable, tsc_early_khz) are TCG's; the exact boots are TCG anyway.
+# TCG unless MMRUST_ACCEL=kvm: the figures, their labels and the guest clock
+# settings (tsc=reliable, tsc_early_khz) are TCG's; -icount is TCG anyway.
 export MMRUST_ACCEL=${MMRUST_ACCEL:-tcg}
 say "make bench$([ "$quick" = 0 ] || echo ' QUICK=1'): $MMRUST_ARCH, report in $report"
 bench_start=$(date +%s)
 # progress <what>: one line of progress, with the time since the start.
 progress() { say "  $* ($(( $(date +%s) - bench_start ))s into make bench)"; }
 
-# What a production kernel pays against the plain base: its own two images,
-# so only when asked for (MMRUST_BENCH_ONLY=production).
+# Production against the plain base: two images of its own, so only when asked.
 if [ "$only" = production ]; then
 	"$TOP/tools/testing/mmrust/bench_production.sh"
 	exit
@@ -101,11 +87,8 @@ slub_boot() {
 # agree <a> <b>: the relative difference of two runs, in percent.
 agree() { awk -v a="$1" -v b="$2" 'BEGIN {d = a - b; if (d < 0) d = -d; printf "%.3f", a ? 100 * d / a : 0}'; }
 
-# The seed's slab workload, hackbench (Debian's rt-tests, x86_64 guests; over
-# pipes: the test kernel has no networking for the seed's sockets; process
-# and thread mode), runs in the first wall-clock boot and in both exact
-# boots of the SLUB benchmark, after it, Rust and C alternating (the
-# debugfs switch), with the slab memory after each run.
+# hackbench, x86_64 only, in the first wall-clock and both exact SLUB boots
+# (Documentation/mm/mmrust/slub-partial.rst, "Benchmark").
 hbg=${MMRUST_BENCH_HACKBENCH_GROUPS:-1,2,4}
 hbl=${MMRUST_BENCH_HACKBENCH_LOOPS:-100}
 hbr=${MMRUST_BENCH_HACKBENCH_REPS:-3}
@@ -184,11 +167,9 @@ if { [ "$only" = all ] || [ "$only" = slub ]; } && [ "$MMRUST_ARCH" = x86_64 ]; 
 fi
 [ "$only" != slub ] || exit 0
 
-# hstat <logs> <impl> <hvo> <n> <field> [<gp>]: median of the field over
-# every repetition (with the restore's grace period switch on <gp>, polled
-# or sync, if given) in the logs bench-hugetlb-<logs>-*.log; the field
-# "outside_ns" is free_ns - rcu_ns of each repetition (the free outside its
-# grace period waits).
+# hstat <logs> <impl> <hvo> <n> <field> [<gp>]: median of the field in
+# bench-hugetlb-<logs>-*.log (grace period <gp> only, if given);
+# "outside_ns" is free_ns - rcu_ns (the free outside its grace period waits).
 hstat() {
 	cat "$LOGS"/bench-hugetlb-"$1"-*.log 2>/dev/null |
 		grep "hugetlb_bench: impl=$2 hvo=$3 n=$4 " | grep -- " gp=${6:-}" |
@@ -199,14 +180,9 @@ hstat() {
 }
 us() { [ -z "$1" ] || awk -v v="$1" 'BEGIN {printf "%.1f", v / 1000}'; }
 
-# Rust in the kernel's ThinLTO link: the LTO image (MMRUST_FLAVOR=lto,
-# configs/lto.config, patches/0034), built here, measured exactly as above:
-# the SLUB push and hackbench in one boot, the hugetlb bulk free of $hmid
-# pages (HVO on and off, polled, 1 vCPU) in another, Rust and C alternating
-# in each.  With MMRUST_BENCH_ONLY=lto the test image gets the same two
-# boots first, so that both sets of figures come from one run (names
-# ending in _nolto); a whole make bench has them above.
-# bench_exact <flavour> <suffix>: those two boots on one image
+# Rust in ThinLTO (Documentation/mm/mmrust/lto.rst, "Figures"); with
+# MMRUST_BENCH_ONLY=lto the test image's two boots too (_nolto), in one run.
+# bench_exact <flavour> <suffix>: the two exact boots on one image
 # (MMRUST_BENCH_LTO_PARTS: "slub hugetlb", or one of them).
 bench_exact() {
 	local log parts=" ${MMRUST_BENCH_LTO_PARTS:-slub hugetlb} "
@@ -243,11 +219,7 @@ bench_lto() {
 	[ "$only" != lto ] || bench_exact "" nolto
 	bench_exact lto lto
 }
-# hugetlb bulk free, in boots of one image with a guest big enough for
-# 4096 pages of 2 MiB: grow to N and shrink to 0, HVO on and off, Rust and
-# C; the wall time of both sysfs writes, the bulk free's own time (debugfs
-# last_ns), the part of it waiting for RCU grace periods (last_rcu_ns) and
-# its lock-cycle and TLB-flush counts.
+# hugetlb bulk free (Documentation/mm/mmrust/hugetlb-bulk-free.rst).
 hmem=${MMRUST_BENCH_HUGETLB_MEM:-10G}
 hsizes=${MMRUST_BENCH_HUGETLB_N:-64,512,1024,2048,4096}
 hboots=${MMRUST_BENCH_HUGETLB_BOOTS:-3}   # boots
@@ -325,19 +297,10 @@ for n in $hmid "$nmax"; do
 		"$(ratio "$(hstat both rust 0 "$n" free_ns)" "$(hstat both c 0 "$n" free_ns)")"
 done
 
-# The exact measure: the same under QEMU -icount, twice, with the restore's
-# grace period switch on polled (the default) and on sync (6.12).  With a
-# wait, the free includes an RCU grace period, which under icount lasts
-# until enough instructions have run for the next ticks (a cost of neither
-# implementation); Rust / C with HVO is therefore compared outside that
-# wait (free_ns - rcu_ns), and the wait is shown apart.
-#
-# One vCPU: with icount QEMU runs all vCPUs in one thread, round robin, on
-# one instruction clock, so a window timed on one CPU also counts what the
-# other executed meanwhile (its ticks, RCU kthreads, the TLB flush IPI),
-# and how the two interleave follows host-timed kicks.  With 2 vCPUs the
-# two boots differed by up to 0.23 %; with one, the HVO-off free repeats
-# to a few instructions.
+# Exact: the same under -icount, twice, grace period polled and sync; Rust/C
+# outside the wait (free_ns - rcu_ns).  One vCPU (benchmarking.rst, "Two
+# clocks"): with 2 the two boots differed by up to 0.23 %; with one the
+# HVO-off free repeats to a few instructions.
 isizes=${MMRUST_BENCH_HUGETLB_ICOUNT_N:-64,512,4096}
 ireps=${MMRUST_BENCH_HUGETLB_ICOUNT_REPS:-4}
 [ "$quick" = 0 ] || isizes=$hsizes ireps=1 imem=$hmem
@@ -403,11 +366,8 @@ for impl in rust c; do
 		"$(agree "$(hstat icount1 $impl 1 $hmid outside_ns polled)" "$(hstat icount2 $impl 1 $hmid outside_ns polled)")"
 done
 
-# Where the HVO free goes: one more free of $hmid pages per implementation
-# in each exact boot, with debugfs breakdown on (the clock read around each
-# folio's allocation and walk and each page's filling: those reads are in
-# the figures).  "other" is the free outside the timed parts: taking the
-# folios off the lists, clearing their destructors, freeing them to buddy.
+# Where the HVO free goes (breakdown on, each exact boot); "other": the free
+# outside the timed parts.
 # bd <run> <impl> <field>: that field of the breakdown line.
 bd() {
 	grep -h "hugetlb_breakdown: impl=$2 " "$LOGS/bench-hugetlb-icount$1-1.log" 2>/dev/null |
@@ -432,8 +392,7 @@ for impl in rust c; do
 	done
 done
 
-# The restore's grace period, sync (6.12) against polled, wall clock: Rust,
-# HVO on and off.
+# The restore's grace period, sync (6.12) against polled, wall clock.
 say "hugetlb bulk free, restore grace period sync vs polled (wall clock): Rust, $hmid pages"
 MMRUST_MEM=$hmem "$TOP/tools/testing/mmrust/boot.sh" bench "$LOGS/bench-hugetlb-gp-1.log" \
 	mmrust.bench=hugetlb mmrust.bench_n=$hmid mmrust.bench_gp=polled,sync \
@@ -449,8 +408,7 @@ for gp in polled sync; do
 		"$(ratio "$(hstat gp rust 1 $hmid free_ns $gp)" "$(hstat gp rust 0 $hmid free_ns $gp)")"
 done
 
-# How much of the HVO cost is the RCU grace period the vmemmap restore
-# waits for: the same, Rust, with expedited grace periods.
+# How much of the HVO cost is the restore's RCU grace period: expedited.
 say "hugetlb bulk free with rcupdate.rcu_expedited=1: Rust, $hmid pages"
 "$TOP/tools/testing/mmrust/boot.sh" bench "$LOGS/bench-hugetlb-expedited-1.log" \
 	mmrust.bench=hugetlb mmrust.bench_n=$hmid mmrust.bench_reps=$hreps \
@@ -462,8 +420,7 @@ done
 printf 'bench: hugetlb_free_hvo_on_over_off_rcu_expedited = %s\n' \
 	"$(ratio "$(hstat expedited rust 1 $hmid free_ns)" "$(hstat expedited rust 0 $hmid free_ns)")"
 
-# Scaling with the guest's vCPU count (the seed's flush cost grew with CPUs):
-# Rust, HVO on.
+# Against the vCPU count (the seed's flush cost grew with CPUs): Rust, HVO on.
 say "hugetlb bulk free against vCPUs: Rust, HVO on, $hmid pages"
 for smp in ${MMRUST_BENCH_SMP:-1 2 4}; do
 	MMRUST_SMP=$smp "$TOP/tools/testing/mmrust/boot.sh" bench "$LOGS/bench-hugetlb-smp$smp-1.log" \

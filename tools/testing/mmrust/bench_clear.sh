@@ -1,25 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Benchmarks of the batched clearing of huge folios (seed 000) and of the
-# THP huge zero page (seed 001), called by bench.sh:
-# - in the guest (one image, one boot per preemption model, batched and
-#   per-page alternating inside each boot): demand-fault bandwidth of
-#   hugetlb 2 MiB, hugetlb 1 GiB and THP 2 MiB pages (demand_fault.c);
-#   the seed 001 memcmp benchmark and demo RSS, use_zero_page 1 and 0;
-# - on the host CPU: the three clear_pages() sequences and memset() over
-#   extents from 4 KiB to 1 GiB (host_clear.c), which is where cache
-#   effects can show at all (QEMU TCG models no caches).
-# Every figure is also a line "bench: <name> = <value> [unit]".
+# Benchmarks of the batched clearing (seed 000) and the THP huge zero page
+# (seed 001), called by bench.sh (Documentation/mm/mmrust/clear-pages.rst).
 . "$(dirname "$0")/lib.sh"
 
 rounds=${MMRUST_BENCH_CLEAR_ROUNDS:-3}   # rounds per boot (batched + per-page each)
 loops=${MMRUST_BENCH_CLEAR_LOOPS:-5}     # demand_fault loops per figure
 mkdir -p "$LOGS"
 
-# Two clocks: the guest's wall clock (TCG on a shared host: tens of percent
-# of noise between runs) and QEMU -icount shift=0 (the guest clock counts
-# executed instructions: one round repeats exactly, so it resolves the few
-# percent the wall clock cannot; it measures instructions, not time).
+# Wall clock, then exact (-icount: one round repeats, so one is enough).
 icount_rounds=${MMRUST_BENCH_CLEAR_ICOUNT_ROUNDS:-1}
 for clock in wall icount; do
 	qargs="" r=$rounds
@@ -68,8 +57,7 @@ for clock in wall icount; do
 	done
 done
 printf '%s\n' "${lines[@]}"
-# Headlines: preempt=voluntary (a huge fault cleared in chunks), icount
-# (the exact measure; the wall-clock ratios are printed above).
+# Headlines: preempt=voluntary (a huge fault cleared in chunks), icount.
 printf 'bench: clear_pages_batched_over_per_page_1g = %s\n' "${ratio_1g_voluntary_icount:-n/a}"
 printf 'bench: clear_pages_batched_over_per_page_2m = %s\n' "${ratio_2m_voluntary_icount:-n/a}"
 

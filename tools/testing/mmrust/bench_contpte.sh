@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The fork and munmap microbenchmarks of seed 002 (arm64 contpte), called
-# by bench.sh for ARCH=arm64: in one image, contpte on and off (the contpte
-# switch) alternating inside each boot, a region of order-0 pages, of
-# 64 KiB mTHP and of order-9 PTE-mapped THP is mapped and written, then
-# fork() and munmap() are timed (contpte_fork.c).  Two clocks: the guest's
-# wall clock and QEMU -icount (guest nanoseconds are executed
-# instructions).  Every figure is also a line "bench: <name> = <value>".
+# by bench.sh for ARCH=arm64 (Documentation/mm/mmrust/contpte.rst, "Benchmark").
 . "$(dirname "$0")/lib.sh"
 
 [ "$MMRUST_ARCH" = arm64 ] || die "contpte is arm64's: make bench ARCH=arm64"
@@ -64,11 +59,9 @@ for clock in wall icount; do
 	done
 done
 printf '%s\n' "${lines[@]}"
-# Seed 002's own comparison: contpte compiled in against a kernel built
-# without it (MMRUST_FLAVOR=nocontpte, configs/nocontpte.config, built
-# here), exactly: the switch of one image cannot show what the 6.12
-# wrappers cost when they find nothing to fold.  Not in QUICK=1 (make
-# test), which would build a fifth image for it.
+# Seed 002's own comparison, built in against compiled out (nocontpte): the
+# switch cannot show what the wrappers cost finding nothing to fold.  Not in
+# QUICK=1 (make test), which would build a fifth image for it.
 if [ "${MMRUST_BENCH_CONTPTE_BUILTIN:-$([ "${QUICK:-0}" = 1 ] && echo 0 || echo 1)}" = 1 ]; then
 	say "contpte built in against compiled out: building the arm64 image without contpte"
 	MMRUST_FLAVOR=nocontpte "$TOP/tools/testing/mmrust/build.sh" >&2

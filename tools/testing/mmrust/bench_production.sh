@@ -1,29 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # What a production kernel pays for the series against the plain base,
-# exactly: 'make bench MMRUST_BENCH_ONLY=production' (either architecture).
-# Two images, built here, configured alike but for the series:
-#
-#   production  the test image with every option whose help says "not for
-#               production kernels" off (the switch's call counters, the
-#               debug counters, KUnit suites, benchmarks): lib.sh's
-#               MMRUST_FLAVOR=production;
-#   base        the pristine base tree with the test image's configuration,
-#               the series' options gone (MMRUST_FLAVOR=base).
-#
-# One boot of each under QEMU -icount (guest nanoseconds are executed
-# instructions), the same workload in both, the medians compared:
-#
-#   x86_64  the SLUB push: hackbench (the seed's slab workload, over pipes,
-#           process and thread mode), the production image with each
-#           implementation (the debugfs switch; Rust is its default),
-#           against the base's one;
-#   arm64   contpte: the fork and munmap microbenchmarks (contpte_fork.c),
-#           order-0 pages above all (every PTE goes through contpte's
-#           wrappers and finds nothing to fold), contpte on in production,
-#           against the base (no switch: "out" in its log).
-#
-# Every figure is also a line "bench: <name> = <value>".
+# exactly: 'make bench MMRUST_BENCH_ONLY=production' (either architecture;
+# Documentation/mm/mmrust/benchmarking.rst, "What a production kernel pays").
+# The base has no contpte switch: "contpte=out" in its log.
 . "$(dirname "$0")/lib.sh"
 
 ICOUNT="-icount shift=0,sleep=off"

@@ -1,19 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot the test kernel in QEMU (KVM where it works, else TCG) with the
-# test initramfs.
+# Boot the test kernel in QEMU with the test initramfs (testing.rst, "The
+# boots"; settings: using.rst).
 #   boot.sh <mode> <log> [kernel parameters...]
-# <mode> is passed to /init as mmrust.mode= (test, stress, run, shell,
-# bench).  The console goes to <log>, or, for a <log> of "-", stays on this
-# terminal (standard input and output: the console of 'make shell'); the
-# exit code is QEMU's (0 when /init rebooted cleanly).
-# In the test and stress modes with a <log>, the boot tests' results (KTAP,
-# see run_tests in init/lib.sh) go to a console of their own, which no
-# kernel message reaches, saved as <ktap>: <log> with ".ktap" for ".log"
-# (or added): a second serial port (ttyS1) on x86_64, a virtio console
-# (hvc0, virtio-mmio) on arm64's virt machine, which has one PL011.
-# Both files are deleted first, before anything can fail: a boot that did
-# not run leaves none, never an earlier boot's.
+# <mode>: /init's mmrust.mode=.  A <log> of "-": the console stays on this
+# terminal (make shell).  Exit code: QEMU's.  In the test, stress and
+# kselftest modes the KTAP console goes to <log> with .ktap for .log (or
+# added).  Both files are deleted first: a boot that did not run leaves none.
 . "$(dirname "$0")/lib.sh"
 
 mode=$1 log=$2; shift 2
@@ -24,8 +17,7 @@ if [ "$log" != - ]; then
 	rm -f "$log" "$ktap"
 	case "$mode" in test|stress|kselftest) ;; *) ktap="" ;; esac
 fi
-# MMRUST_KERNEL: another kernel image to boot with this initramfs (the
-# plain base, to see the kselftests pass there too).
+# MMRUST_KERNEL: another kernel image (using.rst).
 kernel=${MMRUST_KERNEL:-$BUILD/$IMAGE}
 [ -f "$kernel" ] || die "no kernel at $kernel: run 'make build' (ARCH=$MMRUST_ARCH)"
 busybox=/bin/busybox
@@ -48,17 +40,11 @@ chmod +x "$ird/init"
 (cd "$ird" && find . | cpio -o -H newc --quiet) > "$initrd"
 rm -rf "$ird"
 
-# The accelerator (choose_accel prints kvm or tcg): KVM when /dev/kvm works
-# and the guest is of the host's architecture, else TCG, said in one line
-# on standard error.  -icount boots (the exact measure) are always TCG.
-# MMRUST_ACCEL=kvm|tcg forces one; kvm where KVM does not work fails with
-# the reason.  Whether KVM works is decided by a probe, once per host boot
-# and guest architecture (cached in $CACHE/accel.<arch>): this kernel
-# booted under KVM without an init must print its banner on the serial
-# port within 30 s, since a present /dev/kvm is not always a working one
-# (a nested host was seen where a KVM guest printed nothing in 70 s).
-# MMRUST_KVM_DEV names another device node for the checks before the
-# probe (to see the fallback without KVM); the probe's QEMU opens /dev/kvm.
+# choose_accel: kvm or tcg, decided by a probe boot, cached per host boot
+# (using.rst, "Boots: KVM or TCG, and their settings"): a present /dev/kvm
+# is not always a working one (on a nested host a KVM guest printed nothing
+# in 70 s).  MMRUST_KVM_DEV: another node for the checks before the probe
+# (to see the fallback); the probe's QEMU opens /dev/kvm.
 kvm_dev=${MMRUST_KVM_DEV:-/dev/kvm}
 host_arch() { case $(uname -m) in aarch64) echo arm64 ;; *) uname -m ;; esac; }
 kvm_why_not() {	# kvm_why_not: prints why KVM cannot run this guest; fails if it can
@@ -119,29 +105,23 @@ choose_accel() {
 	fi
 }
 
-# MMRUST_QEMU_ARGS: extra QEMU options, e.g. "-icount shift=0,sleep=off"
-# (the guest clock then counts executed instructions: exact, repeatable).
+# MMRUST_QEMU_ARGS, MMRUST_SMP, MMRUST_MEM: using.rst.
 smp=${MMRUST_SMP:-2}
 mem=${MMRUST_MEM:-5G}
-# initramfs_async=0: the initramfs is unpacked before the built-in KUnit
-# suites run, not beside them; its "Freeing initrd memory" line, printed
-# from another CPU in the middle of a suite's KTAP, once broke kunit.py's
-# parse of the console (a suite's subtest header expected, that line
-# found: "slub_partial_rust: missing expected subtest!").
+# initramfs_async=0: its "Freeing initrd memory", from another CPU in the
+# middle of a suite's KTAP, once broke kunit.py's parse ("slub_partial_rust:
+# missing expected subtest!"; known-problems.rst).
 cmdline="panic=-1 oops=panic initramfs_async=0 mmrust.mode=$mode $*"
-# tsc=reliable in benchmark boots: under TCG the clocksource watchdog
-# (against jiffies: acpi=off leaves no HPET or PM timer) sees a host-loaded
-# guest's lost ticks as TSC skew, marks the TSC unstable and falls back to
-# jiffies, so every wall-clock figure of that boot came in 4 ms steps
+# tsc=reliable in benchmark boots: the clocksource watchdog takes a loaded
+# TCG guest's lost ticks for TSC skew (benchmarking.rst, "Two clocks"), and
+# the fallback to jiffies put a boot's wall-clock figures in 4 ms steps
 # (seen in one of three hugetlb wall-clock boots).
 [ "$MMRUST_ARCH" != x86_64 ] || [ "$mode" != bench ] || cmdline="tsc=reliable $cmdline"
-# tsc_early_khz= in wall-clock benchmark boots (no -icount): under TCG the
-# guest's TSC is the host's, while the kernel's calibration of it against
-# the PIT (acpi=off: no HPET or PM timer) fails when the host is loaded,
-# marks the TSC unstable and leaves the boot on jiffies, 4 ms steps (seen:
-# the quick SLUB bench of a make test found no round long enough to
-# measure).  The host's TSC frequency: its kernel log, or /proc/cpuinfo
-# where the hypervisor gives it (tsc_known_freq); otherwise nothing.
+# tsc_early_khz= in wall-clock benchmark boots: the guest's calibration
+# against the PIT fails under host load (benchmarking.rst, "Two clocks"),
+# leaving jiffies (seen: make test's quick SLUB bench found no round long
+# enough to measure).  The host's TSC frequency: its kernel log, or
+# /proc/cpuinfo with tsc_known_freq.
 host_tsc_khz() {
 	local mhz
 	mhz=$(dmesg 2>/dev/null | sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p' | tail -1) || true
@@ -154,12 +134,9 @@ if [ "$MMRUST_ARCH" = x86_64 ] && [ "$mode" = bench ] && [[ "${MMRUST_QEMU_ARGS:
 	khz=$(host_tsc_khz)
 	[ -z "$khz" ] || [ "$khz" = 0 ] || cmdline="tsc_early_khz=$khz $cmdline"
 fi
-# The KTAP console: mmrust.ktap= names it to /init.  x86_64: the second
-# serial port (0x2f8, IRQ 3: ttyS1); the first is the console, on standard
-# input and output as -nographic has it (a -device isa-serial would take
-# QEMU's default first port away, so both are -serial).  arm64: a
-# virtio-serial device on virtio-mmio with one console port (hvc0).  Not a
-# console= of the kernel: no printk.
+# The KTAP console, mmrust.ktap= (testing.rst, "Results: KTAP"), not a
+# console= (no printk).  x86_64: both ports -serial (a -device isa-serial
+# would take QEMU's default first port away).
 ktap_args=()
 if [ -n "$ktap" ]; then
 	if [ "$MMRUST_ARCH" = x86_64 ]; then

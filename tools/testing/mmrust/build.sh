@@ -38,12 +38,11 @@ if [[ $MMRUST_FLAVOR == debian* ]]; then
 	# image is what Debian builds into bzImage.
 	debarch=amd64
 	[ "$MMRUST_ARCH" = x86_64 ] || debarch=arm64
-	deb=$DEBIAN_CONFIG_DIR/$debarch/root/usr/src/linux-config-6.12/config.${debarch}_none_$debarch.xz
+	deb=$(debian_config_xz $debarch)
 	[ -r "$deb" ] || die "no $deb: run make setup"
 	# debian_base: the .config before make mmrust.config.
 	debian_base() {
-		xzcat "$deb"
-		printf '%s\n' CONFIG_SYSTEM_TRUSTED_KEYS=\"\" CONFIG_SYSTEM_REVOCATION_KEYS=\"\" CONFIG_MODULE_SIG_KEY=\"\"
+		debian_config $debarch
 		grep '^CONFIG_' "$TOP/tools/testing/mmrust/configs/debian.config"
 	}
 	{ debian_base; cat "$KSRC/kernel/configs/mmrust.config"

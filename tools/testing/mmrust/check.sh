@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Style checks of our code: checkpatch (C, headers, patches, the rst
-# pages), kernel-doc, rustfmt and clippy (the kernel's own settings).
-# Needs a built tree for clippy.
+# Style checks of our code (testing.rst, "Other checks"); clippy needs a
+# built tree.
 . "$(dirname "$0")/lib.sh"
 
 cd "$TOP"
@@ -25,9 +24,7 @@ for p in $(grep -v '^#' patches/series); do
 		--ignore EMBEDDED_FILENAME,TRAILING_WHITESPACE,UNKNOWN_COMMIT_ID "patches/$p" || rc=1
 done
 
-# kernel-doc: the comments of our C files and headers as the kernel's
-# documentation build reads them (-Wall: undocumented parameters and
-# return values too); any warning is a finding.
+# kernel-doc -Wall on our C files and headers: any warning is a finding.
 kfiles=$(echo "$cfiles" | grep -v '^tools/')
 say "kernel-doc -Wall: $(echo $kfiles | wc -w) C files and headers"
 for f in $kfiles; do
@@ -48,8 +45,7 @@ for f in $hooked; do
 	[ -z "$out" ] || { echo "$f (hooked): $out"; rc=1; }
 done
 
-# The documentation pages: checkpatch on the rst (SPDX line, whitespace,
-# spelling), and every page in the index's toctree.
+# The documentation pages: checkpatch, and each in the index's toctree.
 docs=$(ls Documentation/mm/mmrust/*.rst 2>/dev/null)
 say "checkpatch: $(echo $docs | wc -w) documentation pages"
 for f in $docs; do

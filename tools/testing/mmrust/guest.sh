@@ -1,15 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The programs of the test initramfs, all static: the base's mm
-# selftests (tools/testing/selftests/mm, run by init/15-kselftest.sh) with
-# bash to run run_vmtests.sh, our
-# helpers (timed_write: the benchmark's sysfs write timer; demand_fault:
-# the clearing boot tests and benchmark; zero_memcmp: the zero page
-# benchmark; contpte_fork: the arm64 contpte boot tests and fork and
-# munmap benchmark), the user-space samples (samples/mm/*.c) and the sample
-# modules (samples/rust, built with the kernel); and, for x86_64 guests,
-# Debian's hackbench with the libraries it is linked with (the SLUB
-# benchmark's workload).  Run by build.sh after the kernel build.
+# The programs of the test initramfs, all static: the base's mm selftests
+# with bash, our helpers (*.c here), the samples and sample modules, and
+# hackbench on x86_64 (the SLUB benchmark).  Run by build.sh after the
+# kernel build.
 . "$(dirname "$0")/lib.sh"
 
 # Static binaries for the guest's architecture (arm64: clang's cross target
@@ -17,15 +11,10 @@
 cc=(clang-19 -static)
 [ "$MMRUST_ARCH" = x86_64 ] || cc=(clang-19 --target="$CLANG_TARGET" -fuse-ld=lld -static)
 
-# The base's mm selftests, built by the base's own Makefile
-# (tools/testing/selftests/mm, with its lib.mk's LLVM=-19 and ARCH), static,
-# into $BUILD/kselftest/mm, and copied with run_vmtests.sh and the scripts
-# it runs into /selftests: the kselftest boots (init/15-kselftest.sh) run
-# them through run_vmtests.sh.
-# Only the programs of the categories make test runs (VMTESTS_PROGRAMS in
-# lib.sh): the whole directory also needs libcap's and libnuma's static
-# libraries for the guest's architecture, and has programs none of those
-# categories runs.
+# The base's mm selftests, the programs of VMTESTS_PROGRAMS only (testing.rst,
+# "The mm selftests"): the whole directory also needs libcap's and libnuma's
+# static libraries for the guest's architecture, and has programs none of
+# those categories runs.
 out=$EXTRA/selftests
 hdr=$BUILD/usr/include
 sel=$SRC/tools/testing/selftests/mm

@@ -4,13 +4,11 @@
 
     kselftest-results.py <KTAP file> <label> <expected file>
 
-The KTAP file is what the guest's run_kselftests (init/15-kselftest.sh)
-saved: the output of the base's run_vmtests.sh, its own TAP ("ok N
-<program>", "not ok N <program> # exit=<status>", "ok N <program> # SKIP")
-with each program's output nested under "# ", where a program built on
-kselftest.h prints KTAP of its own ("# ok N <text>", "# ok N # SKIP
-<reason>", "# not ok N <text>").  Every program and every nested case is
-one result, so that cow's hundreds of cases count as what they are.
+The KTAP file is run_vmtests.sh's TAP ("ok N <program>", "not ok N
+<program> # exit=<status>", "ok N <program> # SKIP"), each program's output,
+KTAP where it uses kselftest.h, nested under "# "; every program and every
+nested case is one result (Documentation/mm/mmrust/testing.rst, "The mm
+selftests").
 
 A case's name is "<program>" (run_vmtests.sh's name of it, arguments
 included) or "<program>: <N> <description>", the description being the
@@ -18,13 +16,9 @@ included) or "<program>: <N> <description>", the description being the
 mkdirty name their cases there; their result lines say what happened), or
 else the case's own text.
 
-The expected file lists results that come from the environment or the
-base, not from the kernel under test (see its header); each entry names
-the labels, the case's name, the status (SKIP or FAIL) and the reason as
-the case prints it, as shell patterns.  A skip or failure that matches an
-entry counts as skipped; any other skip or failure fails.  A program that
-failed (exit=<status>) where each case that failed was expected to fail,
-and one at least, counts as skipped too.
+The expected file's format is in its header.  A matching skip or failure
+counts as skipped, any other fails; a program that failed only in cases
+expected to fail, one at least, counts as skipped too.
 
 Prints one line per result: "<STATUS>\\x1f<name>\\x1f<reason>\\x1f<why>" (unit
 separators: a field may be empty), STATUS

@@ -1,14 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# "make kunit-tool": the project's KUnit suites the way kernel developers
-# run KUnit, with the base's kunit.py and mm/.kunitconfig, in the prepared
-# tree.  kunit.py configures and builds a kernel of its own (a second
-# build, in $CACHE/build/kunit-tool), boots it in QEMU and parses the
-# results.
+# "make kunit-tool": the suites through the base's kunit.py run, in a
+# kernel build of its own (testing.rst, "Other checks").
 . "$(dirname "$0")/lib.sh"
 
-# ARCH=arm64 (MMRUST_ARCH): the arm64 suites, mm/arm64.kunitconfig (no HVO,
-# contpte), in a build of their own.
+# ARCH=arm64: mm/arm64.kunitconfig, in a build of its own.
 kbuild=$CACHE/build/kunit-tool
 kcfg=mm/.kunitconfig kargs=hugetlb_free_vmemmap=on
 if [ "$MMRUST_ARCH" = arm64 ]; then

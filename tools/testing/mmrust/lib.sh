@@ -20,6 +20,14 @@ DEBIAN_CONFIG_DIR=$CACHE/debian-config/$BASE_VERSION
 DEBIAN_CONFIG_PIN_SHA256_amd64=9837dbdf866d58ff9cc64f106dbf0cbf16d1ea6e369b83c338d05e8860224b27
 # shellcheck disable=SC2034
 DEBIAN_CONFIG_PIN_SHA256_arm64=5642ad362614657f7393b3999a02d3f33325c13a15227333fe2ef0cdc29d74c8
+# debian_config_xz <debarch>: the file of Debian's config for amd64 or arm64;
+# debian_config <debarch>: its text with the signing keys emptied (Debian's
+# are not in the source), for olddefconfig or make mmrust.config.
+debian_config_xz() { echo "$DEBIAN_CONFIG_DIR/$1/root/usr/src/linux-config-6.12/config.${1}_none_$1.xz"; }
+debian_config() {
+	xzcat "$(debian_config_xz "$1")"
+	printf '%s\n' CONFIG_SYSTEM_TRUSTED_KEYS=\"\" CONFIG_SYSTEM_REVOCATION_KEYS=\"\" CONFIG_MODULE_SIG_KEY=\"\"
+}
 BASE_TARBALL=$BASE_DIR/usr/src/linux-source-6.12.tar.xz
 PRISTINE=$BASE_DIR/linux-source-6.12    # unpacked tarball, never modified
 SRC=$CACHE/src                         # base + overlay + patches, built from

@@ -1,21 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The configuration matrix: every configuration a user could pick for the
-# project's options builds.  For each architecture of MMRUST_ARCHES, in one
-# build directory per architecture ($CACHE/build/matrix-<arch>):
-#
-#   - the other extreme, linked: RUST=n and every project option off (the
-#     first extreme, everything on, is the test image 'make build' links);
-#   - then, one configuration after the other, the objects the overlay
-#     adds or patches that the configuration builds, C and Rust, with
-#     kbuild's single-object targets (the Rust crates of the configuration
-#     built first).  kbuild recompiles an object only when a
-#     symbol it uses changed (an object it keeps compiles the same as in
-#     the configuration before), and ccache keeps what an earlier run
-#     compiled.
-#
-# A compile error fails, and so does a warning in an object the overlay
-# adds or patches, unless matrix-base-warnings lists it as the base's own.
+# The configuration matrix (Documentation/mm/mmrust/testing.rst, "The
+# configuration matrix"), one build directory per architecture
+# ($CACHE/build/matrix-<arch>): kbuild recompiles an object only when a
+# symbol it uses changed (an object it keeps compiles the same as in the
+# configuration before), and ccache keeps what an earlier run compiled.
 # Prints a table of configuration against result; exits non-zero when a
 # cell failed.
 #   matrix.sh            every architecture of MMRUST_ARCHES
@@ -175,12 +164,10 @@ minimal_linked() {
 	[ ! -f "$b/.mmrust-build.log" ] || cat "$b/.mmrust-build.log" >> "$log"
 }
 
-# generic_clear_pages: the one configuration the x86_64 and arm64 images
-# cannot be, an architecture without clear_pages() of its own (i386,
-# configs/i386-generic.config): linked and booted, to run the KUnit suite
-# clear_pages_batch, where clear_pages() is the generic loop and the batch
-# one page.  The console goes to $GENERIC_KUNIT_LOG, which test.sh counts
-# case by case (label matrix/i386/kunit); the cell itself is the build.
+# generic_clear_pages: i386 (configs/i386-generic.config), no clear_pages()
+# of its own, linked and booted for the KUnit suite clear_pages_batch
+# (testing.rst, "The configuration matrix"); the cell is the build, the
+# console goes to $GENERIC_KUNIT_LOG, which test.sh counts (matrix/i386/kunit).
 GENERIC_KUNIT_LOG=$LOGS/matrix-i386-kunit.log
 generic_clear_pages() {
 	local b=$CACHE/build/matrix-i386 start=$(date +%s) l w n
@@ -248,15 +235,9 @@ compile_cell() {
 	cat "$b/.mmrust-build.log" >> "$log"
 }
 
-# debian_gcc <arch>: Debian's own configuration of this base for <arch>
-# (config.amd64_none_amd64 or config.arm64_none_arm64 of linux-config-6.12,
-# setup.sh), built with GCC 12 as Debian builds it (for arm64 Debian's
-# cross compiler, the same GCC), in $CACHE/build/matrix-debian-gcc[-arm64]:
-# the overlay's objects with every project option on that the
-# configuration can take (KUnit on for the suites), then each of them off
-# in turn.  Rust is off in Debian's configurations (6.12's RUST depends on
-# !MODVERSIONS): the Rust components' cells are debian_rust's.  Debian's
-# signing keys are not in the source: the key options are emptied.
+# debian_gcc <arch>: Debian's configuration of <arch> with GCC 12 (testing.rst,
+# "The configuration matrix"): every project option it takes on, then each
+# off.  Rust is off there (6.12's RUST depends on !MODVERSIONS): debian_rust.
 debian_gcc() {
 	local arch=$1 b o on_opts="" name changes start why objs deb gcc cross="" cell0
 	case $arch in
@@ -266,7 +247,7 @@ debian_gcc() {
 		b=$CACHE/build/matrix-debian-gcc-arm64
 		;;
 	esac
-	local cfg=$DEBIAN_CONFIG_DIR/$deb/root/usr/src/linux-config-6.12/config.${deb}_none_$deb.xz
+	local cfg=$(debian_config_xz $deb)
 	[ -z "${MMRUST_MATRIX_ONLY:-}" ] || [[ "$MMRUST_MATRIX_ONLY" == *$cell0* ]] || return 0
 	[ -r "$cfg" ] || { cell "$arch" "$cell0" "FAILED (config)" "no $cfg: run make setup"; return; }
 	command -v "$gcc" > /dev/null ||
@@ -276,8 +257,7 @@ debian_gcc() {
 		HOSTCC=gcc-12 -j"$(nproc)")
 	# debian_configure <changes...>: Debian's config, the changes, olddefconfig.
 	debian_configure() {
-		{ xzcat "$cfg"; printf '%s\n' CONFIG_SYSTEM_TRUSTED_KEYS=\"\" CONFIG_SYSTEM_REVOCATION_KEYS=\"\" \
-			CONFIG_MODULE_SIG_KEY=\"\" CONFIG_KUNIT=y "$@"; } |
+		{ debian_config $deb; printf '%s\n' CONFIG_KUNIT=y "$@"; } |
 			sed 's/^\(CONFIG_[A-Z0-9_]*\)=n$/# \1 is not set/' > "$b/.config"
 		"${MK[@]}" olddefconfig > "$b/.mmrust-configure.log" 2>&1 || echo "olddefconfig failed"
 	}
@@ -308,19 +288,12 @@ debian_gcc() {
 		done)
 }
 
-# debian_rust <clang|gcc>: Debian's own amd64 configuration again, with
-# Rust on beside its MODVERSIONS (RUST_BUILTIN_ONLY, patches/0036) and
-# every project option: the Rust crates and the overlay's objects.
-# - clang: the toolchain of the test images, clang 19 (LLVM=-19), whose
-#   flags bindgen reads and whose LLVM is rustc's, in
-#   $CACHE/build/matrix-debian-clang;
-# - gcc: Debian's own compiler, GCC 12, for the C, with Rust beside it as
-#   6.12 allows (bindgen then reads GCC's flags through libclang, which
-#   6.12 calls experimental), in $CACHE/build/matrix-debian-gcc-rust.
-# Rust must hold: a Kconfig line that keeps it out fails the cell, named.
+# debian_rust <clang|gcc>: Debian's amd64 configuration, Rust on beside its
+# MODVERSIONS (RUST_BUILTIN_ONLY) with every project option, the C built with
+# clang 19 or GCC 12 (testing.rst, "The configuration matrix").  Rust must
+# hold: a Kconfig line that keeps it out fails the cell, named.
 debian_rust() {
-	local cc=$1 b o opts="" why="" objs start name a
-	local cfg=$DEBIAN_CONFIG_DIR/amd64/root/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
+	local cc=$1 b o opts="" why="" objs start name a cfg=$(debian_config_xz amd64)
 	case $cc in
 	clang) name=debian-clang-rust b=$CACHE/build/matrix-debian-clang ;;
 	gcc) name=debian-gcc-rust b=$CACHE/build/matrix-debian-gcc-rust ;;
@@ -339,8 +312,7 @@ debian_rust() {
 	done
 	for o in RUST RUST_BUILTIN_ONLY $(project_options); do opts="$opts CONFIG_$o=y"; done
 	# shellcheck disable=SC2086
-	{ xzcat "$cfg"; printf '%s\n' CONFIG_SYSTEM_TRUSTED_KEYS=\"\" CONFIG_SYSTEM_REVOCATION_KEYS=\"\" \
-		CONFIG_MODULE_SIG_KEY=\"\" CONFIG_KUNIT=y $opts; } > "$b/.config"
+	{ debian_config amd64; printf '%s\n' CONFIG_KUNIT=y $opts; } > "$b/.config"
 	"${MK[@]}" olddefconfig > "$b/.mmrust-configure.log" 2>&1 ||
 		{ cell x86_64 "$name" "FAILED (config)" "olddefconfig failed"; return; }
 	for o in RUST RUST_BUILTIN_ONLY MODVERSIONS SLUB_CPU_PARTIAL_RUST HUGETLB_BULK_FREE_RUST; do
@@ -354,28 +326,20 @@ debian_rust() {
 	compile_cell x86_64 "$name" "$b" "$LOGS/matrix-debian.log" "$start" rust/ $objs
 }
 
-# builtin_only_refusals: the two cells that must fail under
-# RUST_BUILTIN_ONLY (patches 0036, 0041, 0042), on the Debian clang and
-# Rust configuration above, and pass when they fail with the message that
-# names the option:
-# - debian-rust-builtin-only-rnull-m: BLK_DEV_RUST_NULL=m, which Kconfig
-#   must refuse (it would be a Rust module), whereas the same line holds
-#   with RUST_BUILTIN_ONLY off; the refusal's reason is read from Kconfig's
-#   own description of the option;
-# - debian-rust-builtin-only-extmod: a three-line Rust module built out of
-#   tree (M=), which kbuild must stop at its object, naming the option.
+# builtin_only_refusals: the two cells that pass when RUST_BUILTIN_ONLY refuses
+# a Rust module, naming the option: BLK_DEV_RUST_NULL=m (Kconfig), one built
+# out of tree with M= (kbuild); testing.rst, "The configuration matrix".
 builtin_only_refusals() {
 	local b=$CACHE/build/matrix-debian-clang k=$CACHE/build/matrix-debian-kconfig
 	local m=$CACHE/build/matrix-rust-extmod name start out
-	local cfg=$DEBIAN_CONFIG_DIR/amd64/root/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 	name=debian-rust-builtin-only-rnull-m
 	if wanted "$name"; then
 		start=$(date +%s)
 		mkdir -p "$k"
-		# rnull_config <RUST_BUILTIN_ONLY and MODVERSIONS>: Debian's config,
-		# Rust, BLK_DEV_RUST_NULL=m; its line in the result.
+		# rnull_config <RUST_BUILTIN_ONLY and MODVERSIONS>: Debian's config
+		# (keys kept), Rust, BLK_DEV_RUST_NULL=m; its line in the result.
 		rnull_config() {
-			{ xzcat "$cfg"; printf '%s\n' CONFIG_RUST=y "$@" CONFIG_BLK_DEV_RUST_NULL=m; } |
+			{ xzcat "$(debian_config_xz amd64)"; printf '%s\n' CONFIG_RUST=y "$@" CONFIG_BLK_DEV_RUST_NULL=m; } |
 				sed 's/^\(CONFIG_[A-Z0-9_]*\)=n$/# \1 is not set/' > "$k/.config"
 			"${KMAKE[@]/#O=*/O=$k}" olddefconfig > "$k/.mmrust-configure.log" 2>&1 || return 1
 			grep 'CONFIG_BLK_DEV_RUST_NULL[= ]' "$k/.config" || echo "(no line)"
@@ -424,18 +388,14 @@ builtin_only_refusals() {
 	fi
 }
 
-# production_fragment: "make mmrust.config" (kernel/configs/mmrust.config)
-# on Debian's own amd64 configuration, with clang 19 and Rust as the
-# Rust components build: every option of the fragment holds (the five
-# components in), and no test-only option of the project is on.
+# production_fragment: "make mmrust.config" on Debian's amd64 configuration
+# (testing.rst, "The configuration matrix").
 production_fragment() {
 	local k=$CACHE/build/matrix-debian-kconfig name=debian-mmrust-config start why="" l o
-	local cfg=$DEBIAN_CONFIG_DIR/amd64/root/usr/src/linux-config-6.12/config.amd64_none_amd64.xz
 	wanted "$name" || return 0
 	start=$(date +%s)
 	mkdir -p "$k"
-	{ xzcat "$cfg"; printf '%s\n' CONFIG_SYSTEM_TRUSTED_KEYS=\"\" CONFIG_SYSTEM_REVOCATION_KEYS=\"\" \
-		CONFIG_MODULE_SIG_KEY=\"\"; } > "$k/.config"
+	debian_config amd64 > "$k/.config"
 	"${KMAKE[@]/#O=*/O=$k}" mmrust.config > "$k/.mmrust-configure.log" 2>&1 ||
 		{ cell x86_64 "$name" "FAILED (config)" "make mmrust.config failed: $(tail -3 "$k/.mmrust-configure.log")"; return; }
 	for l in $(grep '^CONFIG_' "$TOP/kernel/configs/mmrust.config"); do

@@ -1,32 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# 'make mutants': the suite must bite.  Each file of mutants/ is a small,
-# plausible bug as a patch of the prepared tree, with a header naming the
-# smallest part of 'make test' that should catch it:
+# 'make mutants': the suite must bite (Documentation/mm/mmrust/testing.rst,
+# "The suite bites: make mutants").  Each file of mutants/ is a patch with
+# this header:
 #
 #   # Mutation: <what the bug is>
 #   # Image: x86_64 | arm64 | x86_64-debug | x86_64-lto | host
 #   # Run: <kernel parameters of one boot> (not for host)
 #   # Expect: <test name pattern> ...   (shell patterns, one must fail;
 #   #         "(build)" for a bug the build itself must refuse)
-#   # Build-error: <string>   (with "(build)": the error the build must
-#   #         stop with, a fixed string one of its error lines contains,
-#   #         e.g. rustc's code E0308)
+#   # Build-error: <string>   (with "(build)": a fixed string one of the
+#   #         build's error lines must contain, e.g. rustc's code E0308)
 #   --- a/<path>
-#   +++ b/<path>
 #   ...
-#
-# For each (ONLY=<name>[,<name>...] picks some): apply it to the prepared tree, rebuild
-# the image incrementally (host: the host tests, rusttest.sh), boot it once
-# with the parameters of its Run line ('test.sh one'), take it back off,
-# and record which of the expected tests failed.  A build that fails
-# counts as "(build)" only with the error of its Build-error line in the
-# build's log; with another error, or without that line, the mutation
-# survived ("build failed with another error: <its first error line>").
-# Ends with the table
-# "mutation | caught by | time" and a rebuild of the images it touched,
-# unmutated; exits non-zero if a mutation survived (or did not apply).
-# Not part of 'make test': every mutation is a build and a boot.
 . "$(dirname "$0")/lib.sh"
 
 dir=$TOP/tools/testing/mmrust/mutants
@@ -55,8 +41,7 @@ build_image() {
 	env $(image_env "$1") "$TOP/tools/testing/mmrust/build.sh"
 }
 
-# The kernel's build log of an image, as build.sh names it (rewritten by
-# each build).
+# build_log <image>: its kernel build log, as build.sh names it.
 build_log() {
 	if [ "$1" = x86_64 ]; then echo "$LOGS/build.log"; else echo "$LOGS/build-$1.log"; fi
 }
@@ -66,10 +51,8 @@ build_log() {
 # "*** [...] Error 1".
 ERROR_LINE='(^|[^[:alnum:]_])error(\[[A-Z][0-9]+\])?:'
 
-# build_error_check <log> <string>: 0 when one of the log's error lines
-# contains <string> (fixed); else prints "another error: <the first error
-# line>" (not build.sh's own "error: kernel build failed"; the log's last
-# line when it has none).
+# build_error_check <log> <string>: 0 when an error line contains <string>;
+# else "another error: <the first but build.sh's own, or the last line>".
 build_error_check() {
 	local first
 	# (grep -F reads to the end: an early exit of grep -q would make the
@@ -97,8 +80,7 @@ start_all=$(date +%s)
 for f in $files; do
 	name=$(basename "$f" .patch)
 	if [ -n "$only" ]; then
-		# ONLY: names, with or without their number, or numbers alone,
-		# comma-separated.
+		# ONLY: names, with or without their number, or numbers.
 		case ",$only," in *",$name,"*|*",${name#*-},"*|*",${name%%-*},"*) ;; *) continue ;; esac
 	fi
 	image=$(field "$f" Image) run=$(field "$f" Run) expect=$(field "$f" Expect)

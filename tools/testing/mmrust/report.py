@@ -1,15 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Write the benchmark report of 'make bench'.
+"""Write the benchmark report of 'make bench' from bench.log's "bench:"
+lines (Documentation/mm/mmrust/benchmarking.rst, "The report").
 
     report.py <bench.log> <report dir> <arch> <quick 0|1>
 
-Reads every "bench: <name> = <value> [unit]" line of bench.log (the
-whole output of tools/testing/mmrust/bench.sh) and writes report.md and
-PNG plots (matplotlib) into the report directory: one section per
-component with its tables, its plots, and the seed's headline table
-beside ours (report_seeds.md).  A component without figures in the log
-(contpte on x86_64, say) is left out; a figure that is "n/a" is shown so.
+A component without figures in the log is left out; a figure "n/a" is shown so.
 """
 
 import os
@@ -349,10 +345,8 @@ def contpte(r):
         r.out(f"{unit}:", "")
         r.table(["region", "fork on", "fork off", "on/off", "munmap on", "munmap off", "on/off"], rows)
     if r.has("contpte_fork_order0_built_in_over_out"):
-        # The seed's "contpte-fold" row against its baseline, a kernel
-        # without contpte, Ampere Altra bare metal (report_seeds.md, seed
-        # 002): fork +4.6 % / -1.8 %, munmap +0.1 % / +0.8 % (order-0 /
-        # order-9); it has no 64 KiB row.
+        # The seed's "contpte-fold" over its baseline without contpte, Altra
+        # bare metal (report_seeds.md, seed 002); it has no 64 KiB row.
         seed = {"order0": ("1.046", "1.001"), "64k": ("-", "-"), "order9": ("0.982", "1.008")}
         r.out("Built in (contpte on) against an image built without contpte "
               "(`CONFIG_ARM64_CONTPTE=n`, otherwise the same configuration), as the seed compares "

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Host tests of the project's pure Rust ('make rusttest-mmrust'; part of
-# 'make test'): each file of host/ is built with the host's rustc as a test
-# harness (optimised, with the overflow checks the kernel builds Rust
-# with) and run.  The output is libtest's: one "test <name> ... ok|FAILED"
-# line per test, and its summary.
+# Host tests of the project's pure Rust (testing.rst, "Other checks"):
+# each host/*_test.rs built by the host's rustc as a libtest harness
+# (optimised, with the overflow checks the kernel builds Rust with), run.
+# The output is libtest's: "test <name> ... ok|FAILED" per test, a summary.
 . "$(dirname "$0")/lib.sh"
 
 # MMRUST_RUSTTEST_ROOT: the tree to take the files from (default: this

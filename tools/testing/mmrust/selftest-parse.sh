@@ -1,12 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# The self-test of test.sh's result parsing, without a kernel: synthetic
-# console logs and KTAP files of boots through kunit_results, boot_results
-# and run_boot, each case checking the counts (passed, failed, skipped)
-# and, where it matters, a line of the report.  Sourced by
-# 'test.sh parse-selftest' (the functions and counters are test.sh's);
-# also runs the guest's run_tests (init/lib.sh) under the host's busybox
-# sh, when there is one, and parses what it printed.  Ends with
-# "selftest: N passed, N failed" and a non-zero exit on a failure.
+# The self-test of test.sh's result parsing on synthetic logs, without a
+# kernel, and of the guest's run_tests under busybox sh where there is one.
+# Sourced by 'test.sh parse-selftest' (functions and counters are test.sh's).
 
 ST_DIR=$(mktemp -d)
 ST_PASSED=0 ST_FAILED=0
@@ -145,11 +140,9 @@ st_check console_slub_report 1 1 0 'not ok console_clean'
 grep -q 'BUG kmalloc-64 (Tainted' "$ST_DIR/out" && ! grep -q '  mmrust: # note' "$ST_DIR/out" ||
 	{ echo "selftest: not ok console_slub_report: report line missing or KTAP copy counted"; ST_FAILED=$((ST_FAILED + 1)); }
 
-# 9b. The expected reports (init/95-expected-reports.sh, expecting_reports
-# in init/lib.sh): a WARN block inside its test's window (the begin and
-# end lines) that matches the window's patterns is left out; the same
-# report after the end (as during rmmod or reboot), and another report
-# inside the window, still fail the boot.
+# 9b. Expected reports (expecting_reports, init/lib.sh): a matching WARN inside
+# its window is left out; the same after the end (as during rmmod or reboot),
+# or another report inside the window, still fails the boot.
 EXPECTED_BEGIN='[   50.000000] mmrust: expected reports: folio_list_corruption_caught begin: list_(add|del) corruption|FolioList [^ ]*: corrupted links'
 EXPECTED_END='[   50.200000] mmrust: expected reports: folio_list_corruption_caught end'
 EXPECTED_WARN='[   50.100000] ------------[ cut here ]------------
@@ -228,11 +221,9 @@ boot_results "$ST_DIR/kmod.log" x86_64-debug/boot/rust > "$ST_DIR/out" 2>&1
 # Passed: the boot test, test_select, test_a, console_clean; failed: test_b.
 st_check kunit_modules 4 1 0 '^\[x86_64-debug/kunit-modules/rust\] mmrust: not ok slub_partial_rust.test_b$'
 
-# 11a. A kselftest boot (run_vmtests.sh's TAP, each program's KTAP nested
-# under "# "): every program and every nested case counts; an expected
-# skip (a pattern on the case's name and reason) and an expected program
-# failure count as skipped; an unlisted skip or failure fails, named, a
-# failed program with its last lines; a short plan and a missing end fail.
+# 11a. A kselftest boot (kselftest-results.py): expected skips and failures
+# count as skipped, others fail, named, with a failed program's last lines;
+# a short plan and a missing end fail.
 EXPECTED_KSELFTEST=$ST_DIR/expected-kselftest
 cat > "$EXPECTED_KSELFTEST" <<'EOF2'
 *kselftest/mm | cow: * | SKIP | MADV_PAGEOUT did not work* | no swap

@@ -1,27 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # 'make series-check': the series of 'make series', one patch at a time,
-# on a copy of the plain base, each step compiled and checkpatch'ed:
-#
-#   - the tree: a hard-linked copy of the plain base ($PRISTINE, which
-#     patch(1) never writes through: it replaces a file it changes), the
-#     patches applied in order;
-#   - at each step, x86_64, x86_64 with CONFIG_RUST=n where the patch
-#     changes C outside rust/, and arm64 where it touches arch/arm64/ or
-#     contpte: configured from allnoconfig with the test image's fragment
-#     (symbols the step does not have yet are ignored; configured again
-#     after each step that changes a Kconfig file), then the objects the
-#     step adds or changes compiled with kbuild's single-object targets,
-#     with those a Makefile line of the step names, for a header two
-#     objects compiled before that include it, and for a new option the
-#     files of the overlay that test it (the Rust crates first when the
-#     configuration has Rust).  Not a link of each step: the complete
-#     series is linked by 'make build';
-#   - checkpatch.pl --strict on the patch; what it reports that stays is
-#     explained in the patch's notes (patches/overlay, "! " lines).
-#
-# Prints "patch | builds | checkpatch" (checkpatch: errors/warnings/checks)
-# and exits non-zero when a step does not apply or does not compile.
+# each step compiled and checkpatch'ed (Documentation/mm/mmrust/testing.rst,
+# "The series check").  The tree is a hard-linked copy of $PRISTINE, which
+# patch(1) never writes through: it replaces a file it changes.
 #   MMRUST_SERIES_CHECK_FROM=<n>: start the table at patch n (the patches
 #   before it are applied, not checked).
 . "$(dirname "$0")/lib.sh"
@@ -34,11 +16,9 @@ say "series-check: a copy of the plain base in $tree"
 rm -rf "$tree"
 cp -al "$PRISTINE" "$tree"
 
-# objects <patch>: the objects of the files the patch adds or changes, and
-# those the Makefile lines it adds name (obj-y / obj-$(CONFIG_...));
-# "scripts" when it changes scripts/ (the Rust target, host programs);
-# "prepare" for a Kconfig or top-level kbuild file (configuration,
-# generated headers, the Rust bindings); a directory for its Makefile.
+# objects <patch>: what the patch needs compiled: the objects of its files
+# and of the Makefile lines it adds, "h:<header>", a directory for its
+# Makefile, "scripts", "prepare" (configuration, generated headers, bindings).
 objects() {
 	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1" | while read -r f; do
 		case $f in
@@ -67,10 +47,9 @@ objects() {
 }
 
 # enabled <build dir> <object>: a Makefile of the object's directory names
-# it in a line this configuration builds (obj-y, or obj-$(CONFIG_X) with X
-# on; the same for the lists obj- takes in, such as mm/Makefile's
-# mmu-$(CONFIG_MMU)).  Objects no Makefile names (user-space programs, the
-# other architecture's code) are not kernel objects of this configuration.
+# it in a line this configuration builds (obj-y, obj-$(CONFIG_X) with X on,
+# or a list obj- takes in, such as mmu-$(CONFIG_MMU)); objects no Makefile
+# names (user-space programs, the other architecture's) are not built.
 enabled() {
 	local b=$1 o=$2 d c
 	[ "$o" != rust/ ] || { grep -q '^CONFIG_RUST=y' "$b/.config"; return; }
@@ -88,8 +67,7 @@ enabled() {
 }
 
 # compile_step <arch>[-norust] <objects...>: configure and compile the
-# objects in $CACHE/build/series-check-<arch>[-norust]; -norust: the same
-# configuration with CONFIG_RUST=n.
+# objects in $CACHE/build/series-check-<arch>[-norust] (-norust: RUST=n).
 compile_step() {
 	local cfg=$1 arch=${1%-norust} b=$CACHE/build/series-check-$1 o objs=""; shift
 	MMRUST_ARCH=$arch
@@ -111,9 +89,8 @@ compile_step() {
 	fi
 	for o in "$@"; do
 		case $o in
-		# A header: two objects of this configuration compiled before
-		# that include it (kbuild's .cmd dependencies), as an
-		# incremental build would recompile them.
+		# A header: two objects compiled before that include it
+		# (kbuild's .cmd files), as an incremental build would.
 		h:*) o=$(grep -rlF --include='.*.o.cmd' "$tree/${o#h:}" "$b" 2>/dev/null |
 			grep -v '/\.tmp_\|/scripts/\|/tools/' |
 			sed "s|^$b/||; s|/\.\([^/]*\)\.cmd\$|/\1|; s|^\.\([^/]*\)\.cmd\$|\1|" |
@@ -148,8 +125,7 @@ for p in "$series"/[0-9]*.patch; do
 		arch=${cfg%-norust}
 		# arm64 for the patches of arm64 and of its contpte.
 		[ $cfg != arm64 ] || grep -Eq '^\+\+\+ b/(arch/arm64/|.*contpte)' "$p" || continue
-		# Without Rust for the patches of C outside rust/: what they
-		# change must build in a kernel that has no Rust.
+		# RUST=n for the patches of C outside rust/.
 		[ $cfg != x86_64-norust ] || grep -Ev '^\+\+\+ b/rust/' "$p" | grep -Eq '^\+\+\+ b/.*\.[chS]$' || continue
 		# An object of the other architecture's tree is not built here.
 		o=""

@@ -1,13 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The whole overlay as one numbered patch series (git format-patch), laid
-# out by patches/overlay, against the plain 6.12 base:
-#   series.sh          write it to $MMRUST_SERIES_DIR (default $CACHE/series),
-#                      with a cover letter from patches/cover-letter
-#   series.sh --check  also apply it with 'git am' to a pristine copy and
-#                      check that the result is exactly the prepared tree
-# Git only needs the files a series touches, so both trees here hold just
-# those (copied from the base); the patches apply the same to a full tree.
+# The overlay as one patch series, laid out by patches/overlay
+# (Documentation/mm/mmrust/applying.rst):
+#   series.sh          write it to $MMRUST_SERIES_DIR (default $CACHE/series)
+#   series.sh --check  also check that 'git am' of it gives the prepared tree
+# Both trees hold only the files the series touches: they apply the same.
 . "$(dirname "$0")/lib.sh"
 
 out=${MMRUST_SERIES_DIR:-$CACHE/series}
@@ -15,9 +12,8 @@ plan=$TOP/patches/overlay
 manifest=$CACHE/manifest
 [ -f "$manifest" ] && [ -d "$SRC" ] || die "no prepared tree: run 'make prepare'"
 
-# Author and Signed-off-by of every patch: MMRUST_SIGNOFF="Name <email>",
-# else git's user.name and user.email, else the placeholder mmrust
-# <mmrust@example.org> (replace it: a sign-off certifies the DCO).
+# Author and Signed-off-by: MMRUST_SIGNOFF, else git's identity, else a
+# placeholder (replace it: a sign-off certifies the DCO).
 signoff=${MMRUST_SIGNOFF:-}
 if [ -z "$signoff" ] && n=$(git config user.name) && e=$(git config user.email); then
 	signoff="$n <$e>"
@@ -58,10 +54,8 @@ source_of() {
 parts=$CACHE/series-parts
 rm -rf "$parts" && mkdir -p "$parts"
 
-# The pending commit: a group of new files ("= <subject>", its "| " body),
-# or a hook ("@ <patch>", its own message) with the new files after it.
-# "! " lines are its notes, which format-patch puts below the "---" (what
-# checkpatch reports and why it stays).
+# The pending commit ("= " or "@ ", patches/overlay's header); "! " lines
+# are its notes, which format-patch puts below the "---".
 subject= body= msg= notes=
 flush() {
 	[ -n "$subject" ] || [ -n "$msg" ] || return 0
@@ -107,9 +101,8 @@ while IFS= read -r line; do
 	'@ '*)
 		flush
 		p=${line#@ }
-		# A here-string, not "echo | grep -q": under pipefail, grep -q
-		# leaving early makes echo die of SIGPIPE and the test fail
-		# (seen once, in a cold make test).
+		# A here-string, not "echo | grep -q": under pipefail, grep
+		# -q leaving early makes echo die of SIGPIPE (seen once).
 		grep -Fxq "$p" <<< "$hooks" || die "patches/overlay: $p is not in patches/series"
 		echo "@$p" >> "$used"
 		(cd "$work" && git_ apply "$TOP/patches/$p") || die "hook $p does not apply"

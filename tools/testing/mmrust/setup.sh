@@ -84,9 +84,7 @@ for pkg in busybox-static:busybox bash-static:bash-static; do
 	[ -x "$bin" ] || die "no $bin in $pkg:arm64"
 done
 
-# hackbench for the x86_64 guest (the SLUB benchmark's slab workload):
-# Debian's rt-tests, unpacked into the cache, not installed; guest.sh puts
-# it and the libraries it links into the initramfs.
+# hackbench (Debian's rt-tests) for the x86_64 guest, unpacked, not installed.
 hb=$CACHE/rt-tests/root/usr/bin/hackbench
 if [ ! -x "$hb" ]; then
 	[ "$(id -u)" = 0 ] || die "need root to fetch rt-tests"
@@ -99,8 +97,7 @@ else
 	say "rt-tests (hackbench) present"
 fi
 
-# Debian's own configs of the base (linux-config-6.12 at the base's
-# version, amd64 and arm64), unpacked into the cache for the matrix's
+# Debian's own configs of the base, amd64 and arm64, for the matrix's
 # Debian cells; each package checked against its pinned sha256.
 for a in amd64 arm64; do
 	d=$DEBIAN_CONFIG_DIR/$a

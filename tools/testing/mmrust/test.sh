@@ -1,20 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Every test: KUnit (parsed by the base's kunit.py) and the boot tests, in
-# boots of one image per architecture (MMRUST_ARCHES, default the one of
-# lib.sh; 'make test' passes "x86_64 arm64"), 'make shell' fed on standard
-# input (x86_64), 'make bench QUICK=1', and the patch series ('make
-# series') applied to the plain base.  Ends with one line "N passed, N
-# failed, N skipped" (a skip not listed in expected-skips is a failure).
+# Every test (Documentation/mm/mmrust/testing.rst), for the architectures of
+# MMRUST_ARCHES (default lib.sh's; 'make test' passes "x86_64 arm64").  Ends
+# with one line "N passed, N failed, N skipped" (a skip not listed in
+# expected-skips is a failure).
 #   test.sh [kunit|boot|all|debug|lto|gcc|debian|matrix|stress|parse-selftest]
 #   test.sh one <label> <kernel parameters...>
 #   (debug: the x86_64 debug image only; lto, gcc: that x86_64 image only;
-#   debian: make test-debian, Debian's configuration linked and booted;
-#   one: one boot of the image of MMRUST_ARCH and
-#   MMRUST_FLAVOR, with those parameters; matrix:
-#   the configuration matrix only, MMRUST_MATRIX_ONLY as matrix.sh takes
-#   it; stress: 'make stress'; parse-selftest: the result parsing on
-#   synthetic logs, no kernel: selftest-parse.sh)
+#   debian: make test-debian, Debian's configuration linked and booted; one:
+#   one boot of the image of MMRUST_ARCH and MMRUST_FLAVOR, with those
+#   parameters; matrix: the configuration matrix only, MMRUST_MATRIX_ONLY as
+#   matrix.sh takes it; stress: 'make stress'; parse-selftest: the result
+#   parsing on synthetic logs, no kernel: selftest-parse.sh)
 . "$(dirname "$0")/lib.sh"
 
 what=${1:-all}
@@ -640,70 +637,60 @@ test_arch() {
 # any of our code runs: in 2 of 6 debug boots without no5lvl, 0 of 10 with).
 DEBUG_PARAMS="debug_pagealloc=on init_on_free=1 no5lvl"
 
-# test_debug: the x86_64 debug image (configs/debug.config: KASAN, lockdep,
-# DEBUG_VM, DEBUG_LIST, DEBUG_PAGEALLOC, kmemleak, UBSAN): the KUnit suites
-# and the boot tests, the new implementations and the originals, in two
-# boots side by side on any host (they are the longest of make test, and
-# spend much of their time in KASAN and lockdep's own work); any report fails
-# dmesg_clean or kmemleak_clean.  The c boot's progress lines are shown
-# when it ends.
-test_debug() {
-	export MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debug
+# flavour_start <flavour> <title>: lib.sh for the x86_64 image of <flavour>,
+# its header, its no_new_warnings; flavour_results <boot>: the KUnit and
+# boot-test results of the boot just run, under $NAME/{kunit,boot}/<boot>.
+flavour_start() {
+	export MMRUST_ARCH=x86_64 MMRUST_FLAVOR=$1
 	. "$TOP/tools/testing/mmrust/lib.sh"
-	local dbg=$DEBUG_PARAMS progress=$LOGS/boot-x86_64-debug-c.progress cpid
-	say "== x86_64 debug image (KASAN, lockdep, DEBUG_VM, DEBUG_PAGEALLOC, kmemleak, UBSAN) =="
-	image_warnings x86_64-debug/build
+	say "== x86_64 $2 =="
+	image_warnings "$NAME/build"
+}
+flavour_results() { kunit_results "$LOG" "$NAME/kunit/$1"; boot_results "$LOG" "$NAME/boot/$1"; }
+
+# test_debug: the debug image's two boots (testing.rst, "The debug image"),
+# side by side on any host (boot_start with two slots): they are the
+# longest of make test, and spend much of their time in KASAN and
+# lockdep's own work.
+test_debug() {
+	flavour_start debug "debug image (KASAN, lockdep, DEBUG_VM, DEBUG_PAGEALLOC, kmemleak, UBSAN)"
 	export MMRUST_BOOT_TIMEOUT=${MMRUST_DEBUG_BOOT_TIMEOUT:-2400}
-	run_boot c test slub_partial_impl=c hugetlb_bulk_free_impl=c clear_pages_impl=per_page \
-		hugetlb_vmemmap_gp_impl=sync preempt=voluntary hugetlb_free_vmemmap=on $dbg > "$progress" 2>&1 &
-	cpid=$!
-	run_boot rust test hugetlb_free_vmemmap=on $dbg preempt=full
-	kunit_results "$LOG" x86_64-debug/kunit/rust
-	boot_results "$LOG" x86_64-debug/boot/rust
-	wait $cpid || true
-	cat "$progress"
-	LOG=$LOGS/boot-x86_64-debug-c.log
-	kunit_results "$LOG" x86_64-debug/kunit/c
-	boot_results "$LOG" x86_64-debug/boot/c
+	BOOT_SLOTS=2 boot_start c test slub_partial_impl=c hugetlb_bulk_free_impl=c clear_pages_impl=per_page \
+		hugetlb_vmemmap_gp_impl=sync preempt=voluntary hugetlb_free_vmemmap=on $DEBUG_PARAMS
+	run_boot rust test hugetlb_free_vmemmap=on $DEBUG_PARAMS preempt=full
+	flavour_results rust
+	boot_end c
+	flavour_results c
 	unset MMRUST_BOOT_TIMEOUT MMRUST_FLAVOR
 }
 
-# test_gcc: the x86_64 test image built with GCC 12 (configs/gcc.config:
-# Rust off, the C components on), as distributions build their kernels:
-# one boot of the KUnit suites and the boot tests, the C components'
-# defaults (batched clearing, the polled grace period with HVO on); the
-# boot tests of what it lacks (the Rust components, the debug image's
-# checkers, contpte) are left out (mmrust.only_present=1, init/lib.sh).
+# test_gcc: the GCC image's one boot, the C components' defaults, what it
+# lacks left out (testing.rst, "The images" and "The boots").
 test_gcc() {
-	export MMRUST_ARCH=x86_64 MMRUST_FLAVOR=gcc
-	. "$TOP/tools/testing/mmrust/lib.sh"
-	say "== x86_64 GCC image (GCC 12, Rust off, the C components on) =="
-	image_warnings x86_64-gcc/build
+	flavour_start gcc "GCC image (GCC 12, Rust off, the C components on)"
 	run_boot c-components test hugetlb_free_vmemmap=on init_on_free=1 preempt=full mmrust.only_present=1
-	kunit_results "$LOG" x86_64-gcc/kunit/c-components
-	boot_results "$LOG" x86_64-gcc/boot/c-components
+	flavour_results c-components
 	unset MMRUST_FLAVOR
 }
 
-# modversions_check: Rust beside MODVERSIONS (patches/0036) on Debian's
-# configuration.  The debian image's vmlinux.symvers (modpost's, of what
-# is built in) against debian-norust's, the same configuration without
-# Rust built from nothing:
-# MODVERSIONS on in both, no CRC zero, every export without Rust exported
-# with Rust under the same CRC, and no symbol that a Rust object defines
-# exported (the objects whose kbuild command ran rustc, by llvm-nm, not by
-# name), but for the C-named entry points C exports for a KUnit suite built
-# as a module (EXPORT_SYMBOL_IF_KUNIT, versioned from their C prototypes:
-# Documentation/mm/mmrust/applying.rst).  Exports of the image with Rust
-# alone (C code of the Rust components) are counted in the note.
-modversions_check() {
-	local b=$CACHE/build/x86_64-debian n=$CACHE/build/x86_64-debian-norust bad="" rust
-	local with=$b/vmlinux.symvers without=$n/vmlinux.symvers
-	[ -s "$with" ] && [ -s "$without" ] || bad="no $with or no $without"
-	[ -n "$bad" ] || { grep -q '^CONFIG_MODVERSIONS=y' "$b/.config" && grep -q '^CONFIG_MODVERSIONS=y' "$n/.config"; } ||
-		bad="MODVERSIONS is not on in both builds"
-	[ -n "$bad" ] || { grep -q '^CONFIG_RUST=y' "$b/.config" && ! grep -q '^CONFIG_RUST=y' "$n/.config"; } ||
-		bad="the two builds are not with and without Rust"
+# debian_linked <arch>: Debian's configuration of <arch> with "make
+# mmrust.config" (lib.sh: debian), linked: MODVERSIONS, Rust and the five
+# components on in its .config (build.sh checked every line of the
+# fragments when it configured), its image and modpost's vmlinux.symvers
+# (what is built in) there, every CRC of it well-formed and not zero, and
+# no symbol that a Rust object defines exported (the objects whose kbuild
+# command ran rustc, by llvm-nm, not by name), but for the C-named entry
+# points C exports for a KUnit suite built as a module
+# (EXPORT_SYMBOL_IF_KUNIT, versioned from their C prototypes:
+# Documentation/mm/mmrust/applying.rst).
+debian_linked() {
+	local arch=$1 b=$CACHE/build/$1-debian bad="" rust img=arch/x86/boot/bzImage o
+	local want="MODVERSIONS RUST RUST_BUILTIN_ONLY SLUB_CPU_PARTIAL_RUST HUGETLB_BULK_FREE_RUST CLEAR_PAGES_BATCH TRANSPARENT_HUGEPAGE"
+	[ "$arch" = x86_64 ] || { img=arch/arm64/boot/Image; want="$want ARM64_CONTPTE"; }
+	[ -s "$b/$img" ] && [ -s "$b/vmlinux.symvers" ] || bad="no $b/$img or no $b/vmlinux.symvers"
+	for o in $want; do
+		[ -n "$bad" ] || grep -qx "CONFIG_$o=y" "$b/.config" || bad="CONFIG_$o is not on in $b/.config"
+	done
 	if [ -z "$bad" ]; then
 		rust=$(mktemp)
 		# shellcheck disable=SC2046 # one object per word
@@ -711,62 +698,80 @@ modversions_check() {
 			sed 's|/\.\([^/]*\)\.cmd$|/\1|')) | awk 'NF >= 2 { print $NF }' | sort -u > "$rust" ||
 			bad="llvm-nm-19 failed on the Rust objects of $b"
 		[ -n "$bad" ] || [ -s "$rust" ] || bad="no symbol defined by a Rust object in $b"
-		[ -n "$bad" ] || bad=$(awk -F'\t' 'FNR == 1 { f++ } f == 1 { rust[$1] = 1; next }
-			length($1) != 10 || $1 !~ /^0x[0-9a-f]+$/ || $1 ~ /^0x0+$/ { print "CRC " $1 " of " $2 (f == 2 ? " without" : " with") " Rust" }
-			f == 2 { crc[$2] = $1; next }
-			($2 in rust) && $5 != "EXPORTED_FOR_KUNIT_TESTING" { print "a symbol a Rust object defines is exported: " $2 }
-			($2 in crc) && crc[$2] != $1 { print "CRC of " $2 ": " crc[$2] " without Rust, " $1 " with" }
-			{ seen[$2] = 1 }
-			END { for (s in crc) if (!(s in seen)) print "exported only without Rust: " s }' \
-			"$rust" "$without" "$with" | sort | sed -n 1,20p)
-		[ -n "$bad" ] || bad=$(awk -F'\t' -v r="$(wc -l < "$rust")" 'NR == FNR { a[$2] = 1; next }
-			{ if ($2 in a) same++; else only++ }
-			END { printf "%d exports with the same CRC with and without Rust, %d with Rust alone; %d symbols of Rust objects, none exported but for KUnit", same, only, r }' \
-			"$without" "$with")
+		[ -n "$bad" ] || bad=$(awk -F'\t' 'FNR == NR { rust[$1] = 1; next }
+			length($1) != 10 || $1 !~ /^0x[0-9a-f]+$/ || $1 ~ /^0x0+$/ { print "CRC " $1 " of " $2 }
+			($2 in rust) && $5 != "EXPORTED_FOR_KUNIT_TESTING" { print "a symbol a Rust object defines is exported: " $2 }' \
+			"$rust" "$b/vmlinux.symvers" | sort | sed -n 1,20p)
+		[ -n "$bad" ] || say "  $arch-debian: $(wc -l < "$b/vmlinux.symvers") exports, none zero; $(wc -l < "$rust") symbols of Rust objects, none exported but for KUnit"
 		rm -f "$rust"
-		case $bad in *", none exported but for KUnit") say "  modversions: $bad"; verdict x86_64-debian/build modversions_crcs_unchanged 0 ""; return ;; esac
 	fi
-	verdict x86_64-debian/build modversions_crcs_unchanged 1 "$bad"
+	verdict "$arch-debian/build" debian_linked "$([ -z "$bad" ]; echo $?)" "$bad"
 }
 
-# test_debian: 'make test-debian': Debian's own amd64 configuration with
-# "make mmrust.config" and MODVERSIONS (lib.sh: debian), linked.  Its
-# CRCs (modversions_check), then two boots: the kselftests through
+# modversions_check: Rust beside MODVERSIONS (patches/0036) on Debian's
+# amd64 configuration: the debian image's vmlinux.symvers against
+# debian-norust's, the same configuration without Rust built from nothing
+# (MODVERSIONS on, no CRC zero): every export without Rust exported with
+# Rust under the same CRC.  Exports of the image with Rust alone (C code of
+# the Rust components) are counted in the note.
+modversions_check() {
+	local with=$CACHE/build/x86_64-debian/vmlinux.symvers n=$CACHE/build/x86_64-debian-norust bad=""
+	local without=$n/vmlinux.symvers
+	[ -s "$with" ] && [ -s "$without" ] || bad="no $with or no $without"
+	[ -n "$bad" ] || { grep -q '^CONFIG_MODVERSIONS=y' "$n/.config" && ! grep -q '^CONFIG_RUST=y' "$n/.config"; } ||
+		bad="$n/.config: not MODVERSIONS without Rust"
+	[ -n "$bad" ] || bad=$(awk -F'\t' 'FNR == NR { if (length($1) != 10 || $1 !~ /^0x[0-9a-f]+$/ || $1 ~ /^0x0+$/)
+				print "CRC " $1 " of " $2 " without Rust"
+			crc[$2] = $1; next }
+		($2 in crc) && crc[$2] != $1 { print "CRC of " $2 ": " crc[$2] " without Rust, " $1 " with" }
+		{ seen[$2] = 1 }
+		END { for (s in crc) if (!(s in seen)) print "exported only without Rust: " s }' \
+		"$without" "$with" | sort | sed -n 1,20p)
+	[ -n "$bad" ] || say "  modversions: $(awk -F'\t' 'NR == FNR { a[$2] = 1; next }
+		{ if ($2 in a) same++; else only++ }
+		END { printf "%d exports with the same CRC with and without Rust, %d with Rust alone", same, only }' \
+		"$without" "$with")"
+	verdict x86_64-debian/build modversions_crcs_unchanged "$([ -z "$bad" ]; echo $?)" "$bad"
+}
+
+# test_debian: 'make test-debian', for the architectures of MMRUST_ARCHES:
+# Debian's own configurations with "make mmrust.config" and MODVERSIONS
+# (lib.sh: debian), linked (debian_linked).  amd64's: its CRCs
+# (modversions_check), then two boots: the kselftests through
 # run_vmtests.sh (the series' categories), and the boot tests that apply
 # to a production kernel: those of a test option (the KUnit suites, the
 # call counters and switches in debugfs, the churn driver, the Rust sample
-# module) are left out (mmrust.only_present=1).
+# module) are left out (mmrust.only_present=1).  arm64's is linked, not
+# booted.
 test_debian() {
-	export MMRUST_ARCH=x86_64 MMRUST_FLAVOR=debian
-	. "$TOP/tools/testing/mmrust/lib.sh"
-	say "== x86_64 Debian image (Debian's amd64 configuration, make mmrust.config, MODVERSIONS) =="
-	image_warnings x86_64-debian/build
-	modversions_check
-	MMRUST_BOOT_TIMEOUT=${MMRUST_KSELFTEST_TIMEOUT:-1800} run_boot kselftest kselftest \
-		hugetlb_free_vmemmap=on kunit.enable=0 "mmrust.vmtests=$(echo $VMTESTS_CATEGORIES | tr ' ' ,)"
-	kselftest_results "$LOG" x86_64-debian/kselftest/rust
-	run_boot test test hugetlb_free_vmemmap=on mmrust.only_present=1 kunit.enable=0
-	boot_results "$LOG" x86_64-debian/boot/rust
+	local arch
+	for arch in $arches; do
+		export MMRUST_ARCH=$arch MMRUST_FLAVOR=debian
+		. "$TOP/tools/testing/mmrust/lib.sh"
+		say "== $arch Debian image (Debian's configuration, make mmrust.config, MODVERSIONS) =="
+		image_warnings "$arch-debian/build"
+		debian_linked "$arch"
+		[ "$arch" = x86_64 ] || continue
+		modversions_check
+		MMRUST_BOOT_TIMEOUT=${MMRUST_KSELFTEST_TIMEOUT:-1800} run_boot kselftest kselftest \
+			hugetlb_free_vmemmap=on kunit.enable=0 "mmrust.vmtests=$(echo $VMTESTS_CATEGORIES | tr ' ' ,)"
+		kselftest_results "$LOG" x86_64-debian/kselftest/rust
+		run_boot test test hugetlb_free_vmemmap=on mmrust.only_present=1 kunit.enable=0
+		boot_results "$LOG" x86_64-debian/boot/rust
+	done
 	unset MMRUST_FLAVOR
 }
 
-# test_lto: the x86_64 LTO image (configs/lto.config: Clang ThinLTO with
-# the Rust objects in the link, patches/0034; rustc-web 1.85 on LLVM 19):
-# the SLUB push inlined into C (lto-check.sh, against the test image's
-# vmlinux, where it is a call), then one boot of the new implementations
-# with the KUnit suites and the boot tests.
+# test_lto: the LTO image: the SLUB push inlined into C (lto-check.sh),
+# then one boot of the new implementations (testing.rst, "The boots").
 test_lto() {
-	export MMRUST_ARCH=x86_64 MMRUST_FLAVOR=lto
-	. "$TOP/tools/testing/mmrust/lib.sh"
 	local out ok
-	say "== x86_64 LTO image (Clang ThinLTO, Rust objects in the link) =="
-	image_warnings x86_64-lto/build
+	flavour_start lto "LTO image (Clang ThinLTO, Rust objects in the link)"
 	ok=0; out=$("$TOP/tools/testing/mmrust/lto-check.sh" 2>&1) || ok=$?
 	echo "$out" | sed 's|^|[x86_64-lto/build] |'
 	verdict x86_64-lto/build slub_push_inlined_into_c $ok "$(echo "$out" | tail -1)"
 	run_boot rust test hugetlb_free_vmemmap=on init_on_free=1 preempt=full
-	kunit_results "$LOG" x86_64-lto/kunit/rust
-	boot_results "$LOG" x86_64-lto/boot/rust
+	flavour_results rust
 	unset MMRUST_FLAVOR
 }
 

@@ -1,14 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# Which implementation ran: the call counters of the implementation
-# switches (mm/mm_impl_switch.c).  Next to a component's switch file,
-# debugfs calls_<original> and calls_<new> (calls_c and calls_rust,
-# calls_per_page and calls_batched, calls_off and calls_on, calls_sync and
-# calls_polled) count the calls of each implementation at the component's
-# dispatch point, in the branch that runs it.  A test that selects an
-# implementation, at boot or through debugfs, checks with these helpers
-# that its counter moved and the other one did not: a switch wired the
-# wrong way round fails there, even where both implementations give the
-# same results.  Helpers only: the components' own tests use them.
+# Which implementation ran: the switches' call counters (debugfs
+# calls_<original> and calls_<new> beside a switch, mm/mm_impl_switch.c).
+# A test checks that its side's counter moved and the other did not, so a
+# switch wired the wrong way round fails even where both give the same
+# results.  Helpers only: the components' own tests use them.
 
 # calls_mark <dir> <orig> <new>: notes both counters of the switch in <dir>.
 calls_mark() {

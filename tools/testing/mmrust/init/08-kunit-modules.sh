@@ -1,28 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-# The project's KUnit suites built as modules (the debug image:
-# configs/debug.config; arm64's contpte suite in the arm64 test image),
-# loaded into the running system from here, those the image has: each
-# module's suites run when it is loaded, and it is unloaded again
-# (kmemleak_clean, later in the boot, checks what the unload left; this
-# test, that the 2 MiB pool has the size it had).  kunit.filter_glob
-# applies to the modules' suites as to the built-in ones.  Their
-# results, as KUnit keeps them in debugfs (module_kunit_results, lib.sh),
-# go to the KTAP console as "# kunit-module: <line>" lines, one KTAP
-# document with a plan of the suites run; the host parses it with kunit.py
-# and counts every case of it as it counts the built-in suites' (boot_results
-# in test.sh, label .../kunit-modules/<boot>).  The console shows none of
-# the KTAP (messages below KERN_NOTICE are kept off it meanwhile; a failed
-# expectation's KERN_ERR lines still show): the host parses the console for
-# the built-in suites' KTAP.
+# The project's KUnit suites built as modules, loaded and unloaded here
+# (testing.rst, "The debug image").  Messages below KERN_NOTICE are kept
+# off the console meanwhile: the host parses the console for the built-in
+# suites' KTAP.
 
 KUNIT_MODULES="mm_impl_switch_kunit slub_partial_kunit hugetlb_bulk_free_kunit
 hugetlb_vmemmap_gp_kunit clear_pages_batch_kunit contpte_kunit"
 
-# User space at work beside the suites, where contpte is (arm64): a loop
-# that maps 64 KiB mTHP memory, folds and unfolds its blocks and unmaps
-# it (contpte_fork check), so that the contpte suite's exact event counts
-# fail if they count any thread but the test's own.  busy_end stops it
-# and puts the THP settings back.
+# User space mapping, folding and unmapping 64 KiB mTHP in a loop beside
+# the suites (arm64): the contpte suite's exact counts fail if they count
+# any thread but the test's own.  busy_end stops it, THP settings back.
 busy_begin() {
 	BUSY=""
 	[ -d /sys/kernel/debug/contpte ] && command -v contpte_fork > /dev/null || return 0

@@ -1,18 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot tests and demonstration of the Rust SLUB per-cpu partial accounting.
 
-# check_partial_walk: every cache's per-cpu partial list, walked by the
-# kernel on each CPU (the churn driver's walk file): the slabs linked are
-# the count its head records, and within the limit derived here from the
-# cache's cpu_partial and objs_per_slab (half-full slabs), as the kselftest
-# slub_cpu_partial derives it for the counts of slabs_cpu_partial, which is
-# also the limit the kernel keeps (cpu_partial_slabs).  The walk and the
-# head's count are read in one hold of the list's lock; the limit is read
-# after, so a cpu_partial written meanwhile can fail it.  A walk that finds
-# every list empty checks nothing: it exits 3 (walk_or_skip skips the test,
-# a skip only expected-skips may allow).  WALK= and SLAB_DIR= read
-# other files (host checks of this function).  A kernel without the churn driver (the GCC
-# image, without Rust) has no walk: a note says so.
+# check_partial_walk: the churn driver's walk of every per-cpu partial
+# list (slub-partial.rst): each as long as its head says, within the limit
+# from cpu_partial and objs_per_slab.  The walk and the head's count come
+# from one hold of the list's lock; the limit is read after, so a
+# cpu_partial written meanwhile can fail it.  Exits 3 when every list
+# is empty (nothing checked).  WALK= and SLAB_DIR= read other files (host
+# checks of this function).
 check_partial_walk() {
 	local walk="${WALK:-$CHURN/walk}"
 	[ -n "${WALK:-}" ] || [ -d "$CHURN" ] || { echo "note: no $CHURN in this kernel: the lists not walked"; return 0; }
@@ -48,16 +43,6 @@ check_partial_walk() {
 	}' "$walk"
 }
 
-# walk_or_skip: check_partial_walk, the test skipped where it found
-# nothing to check.
-walk_or_skip() {
-	local out rc=0
-	out=$(check_partial_walk) || rc=$?
-	[ $rc != 3 ] || { skip "$out"; return; }
-	echo "$out"
-	return $rc
-}
-
 # The boot's choice is in use, and runs alone (calls_c, calls_rust).
 test_slub_partial_impl() {
 	check_impl slub_partial_impl "slub_partial: per-cpu partial accounting: " &&
@@ -65,22 +50,16 @@ test_slub_partial_impl() {
 }
 register slub_partial_impl /sys/kernel/debug/slub_partial/calls_rust
 
-# The debugfs switch: 1 (Rust) and 0 (C) take effect, anything else is
-# refused with EINVAL and changes nothing.
+# The debugfs switch: 1 (Rust) and 0 (C) take effect, the rest refused.
 SP=/sys/kernel/debug/slub_partial
 test_slub_partial_impl_switch() {
 	check_switch $SP/rust && switch_ran $SP c rust slub_calls_work
 }
 register slub_partial_impl_switch /sys/kernel/debug/slub_partial/calls_rust
 
-# The base's own SLUB KUnit suite as a module (every image builds it so),
-# once on each implementation of the per-cpu partial accounting (the
-# debugfs switch): every case passes, test_kfree_rcu included, which skips
-# when the suite is built in and so runs in no KUnit boot.  Its results
-# are KUnit's in debugfs (module_kunit_results, lib.sh); the console shows
-# none of its KTAP (messages below KERN_NOTICE are kept off it meanwhile),
-# since the host parses the console for the built-in suites' KTAP and
-# would read this one as more of it.
+# The base's slub_kunit module on each implementation (slub-partial.rst).
+# Messages below KERN_NOTICE are kept off the console meanwhile: the host
+# would read its KTAP there as more of the built-in suites'.
 slub_kunit_run() {	# slub_kunit_run <ko> <impl>: one load; its results on stdout
 	echo "$2" > $SP/rust || { echo "cannot write $2 to $SP/rust"; return 1; }
 	module_kunit_results "$1"
@@ -116,10 +95,6 @@ $(echo "$out" | grep -E ' ok [0-9]+ |# |failed|cannot')" || return 1
 }
 register slub_kunit_module_both_impls /sys/kernel/debug/slub_partial
 
-# Each list as long as its head says (check_partial_walk), at boot.
-test_slub_partial_walk() { walk_or_skip; }
-register slub_partial_walk /sys/kernel/debug/slub_partial_churn/walk
-
 # Creates and removes many small files: dentries, inodes and kmalloc
 # objects come and go, from two tasks the scheduler spreads over the CPUs.
 slab_churn() {
@@ -137,16 +112,19 @@ slab_churn() {
 	wait
 }
 
-# Each list as long as its head says after the churn.
+# Each list as long as its head says (check_partial_walk) after the churn;
+# skipped where the walk found nothing to check.
 test_slub_churn() {
+	local out rc=0
 	slab_churn 1500
-	walk_or_skip
+	out=$(check_partial_walk) || rc=$?
+	[ $rc != 3 ] || { skip "$out"; return; }
+	echo "$out"
+	return $rc
 }
 register slub_churn /sys/kernel/debug/slub_partial_churn/walk
 
-# The churn driver (CONFIG_SLUB_CPU_PARTIAL_RUST_CHURN): rounds on private
-# caches, freeing objects allocated on other CPUs, each CPU's partial list
-# checked after every round by the driver (mm/slub_partial_churn.c).
+# Churn driver (CONFIG_SLUB_CPU_PARTIAL_RUST_CHURN, mm/slub_partial_churn.c).
 CHURN=/sys/kernel/debug/slub_partial_churn
 
 # churn_stat <name>: a counter of the churn driver.
@@ -180,12 +158,9 @@ churn_all_cpus() {
 	return $rc
 }
 
-# Every CPU at once, then remote frees for certain: no allocation failing,
-# the bound and the stored count kept after every round, nothing left.
-# How many frees of the run on every CPU at once are remote depends on how
-# finely the writers interleave (from none to 17104 of 38400 in earlier
-# boots); the remote rounds (the driver's remote file) then free every
-# object they allocate on the next CPU, so the test never rests on chance.
+# slub_churn_cross_cpu (slub-partial.rst): the run on every CPU at once made
+# from none to 17104 of 38400 frees remote in earlier boots, so remote
+# rounds (the driver's remote file) follow, every free of them remote.
 test_slub_churn_cross_cpu() {
 	local a f fr rf v remote_a
 	[ -d $CHURN ] || { skip "no $CHURN"; return; }
@@ -240,13 +215,11 @@ demo_slub_partial() {
 }
 demo slub_partial
 
-# The seed's slab workload: hackbench (Debian's rt-tests, x86_64 guests),
-# over pipes (the seed used sockets; the test kernel has no networking,
-# CONFIG_NET, to keep its builds small), process and thread mode, for each group count of
-# mmrust.bench_groups= (comma-separated) and mmrust.bench_loops= loops,
-# mmrust.bench_reps= times, Rust and C alternating (the debugfs switch);
-# after each run the slab memory (/proc/meminfo Slab) and the slabs on
-# per-cpu partial lists (the sum of every cache's slabs_cpu_partial).
+# The seed's slab workload: hackbench (x86_64 guests) over pipes (the test
+# kernel has no CONFIG_NET), process and thread mode, per group count of
+# mmrust.bench_groups=, mmrust.bench_loops= loops, mmrust.bench_reps=
+# times, Rust and C alternating; after each run /proc/meminfo's Slab and
+# the sum of every cache's slabs_cpu_partial:
 #   hackbench_bench: impl=<rust|c> mode=<process|thread> groups=<g>
 #     time_ms=<ms> slab_kib=<kB> cpu_partial_slabs=<n>
 cpu_partial_slabs() {

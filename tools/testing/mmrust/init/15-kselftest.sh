@@ -1,21 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-# The base's mm selftests (tools/testing/selftests/mm) on this kernel, in
-# the kselftest mode (mmrust.mode=kselftest): the base's runner,
-# run_vmtests.sh, with bash, in /selftests, for the categories named by
-# mmrust.vmtests= (comma-separated; guest.sh puts their programs there).
-# Its TAP (each program's own KTAP nested under "# ") goes to the KTAP
-# console as it comes, and a copy, prefixed "mmrust: ", to the main
-# console; the host counts every program and every case of it
-# (kselftest_results in test.sh).  The components are what the kernel
-# parameters select; on arm64 the 64 KiB mTHP size is set to "always", so
-# that the THP, cow and mkdirty cases fault and fork contpte mappings.
+# The base's mm selftests in the kselftest mode: run_vmtests.sh for the
+# categories of mmrust.vmtests=, its TAP to the KTAP console (testing.rst,
+# "The mm selftests").  On arm64 the 64 KiB mTHP size is set to "always",
+# so that the THP, cow and mkdirty cases fault and fork contpte mappings.
 
-# kselftest_guest_setup: what the selftests need of the guest beyond the
-# kernel's options (configs/kselftest.config): swap, on a zram device of
-# 1 GiB, for cow's and khugepaged's swap-out cases; and the two commands
-# charge_reserved_hugetlb.sh runs that busybox lacks or takes otherwise:
-# "pgrep -f <program>" (busybox has none: pidof) and "killall -2 --wait
-# <program>" (busybox's has no --wait: it waits here until none is left).
+# kselftest_guest_setup: 1 GiB of zram swap (cow's and khugepaged's
+# swap-out cases), and "pgrep -f" and "killall --wait", which
+# charge_reserved_hugetlb.sh runs and busybox lacks (testing.rst).
 kselftest_guest_setup() {
 	local z=/sys/block/zram0
 	if [ -e $z/disksize ] && echo 1G > $z/disksize && mkswap /dev/zram0 > /dev/null &&

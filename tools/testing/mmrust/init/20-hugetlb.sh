@@ -63,55 +63,34 @@ check_pool() {
 			"meminfo: $(grep -E 'HugePages_|Hugetlb' /proc/meminfo | tr -s ' \n' ' ')"
 }
 
-# bulk_free_cycle <dir> <hvo> <n> <fail_first> <fail_count> <want_surplus>:
-# grow the pool of <dir> to n, free it in one bulk free with the given
-# injection; checks the pool afterwards, the counters (one lock cycle and
-# one flush per bulk free on success with HVO) and that the free pages come
-# back once the pool is empty.  Skipped when a 1 GiB pool finds no room.
-bulk_free_cycle() {
-	local d=$1 hvo=$2 n=$3 first=$4 count=$5 surplus=$6 mem frees locks flushes inj want_inj
-	[ -d "$d" ] || { skip "no $d"; return; }
-	if [ ! -e $HVO ] && [ "$hvo" = 1 ]; then
-		skip "no HVO in this kernel (no $HVO; 6.12's arm64 has none)"; return
-	fi
-	empty_pool $HP || return 1
-	[ ! -d $HP1G ] || empty_pool $HP1G || return 1
-	[ ! -e $HVO ] || echo "$hvo" > $HVO
+# bulk_free_1g <fail_count> <want_surplus>: one 1 GiB page grown with HVO
+# and freed in one bulk free, its restores failing (debugfs fail_first,
+# fail_count); checks the pool, the counters and the free pages after.
+# Injected failures: one for a fail_count of 1 (the folio's retry alone
+# succeeds); two for every restore failing (the batch's, then the folio's).
+bulk_free_1g() {
+	local count=$1 surplus=$2 mem frees inj want_inj=2
+	[ -d $HP1G ] || { skip "no $HP1G"; return; }
+	[ -e $HVO ] || { skip "no HVO in this kernel (no $HVO; 6.12's arm64 has none)"; return; }
+	empty_pool $HP && empty_pool $HP1G || return 1
+	echo 1 > $HVO
 	mem=$(free_pages)
-	echo "$n" > "$d/nr_hugepages"
-	if [ "$(cat "$d/nr_hugepages")" != "$n" ] && [ "$d" = $HP1G ]; then
-		empty_pool $d; skip "no room for $n 1 GiB page(s)"; return
+	echo 1 > $HP1G/nr_hugepages
+	if [ "$(cat $HP1G/nr_hugepages)" != 1 ]; then
+		empty_pool $HP1G; skip "no room for a 1 GiB page"; return
 	fi
-	check_pool "$d" "$n" 0 || return 1
-	frees=$(stat_of bulk_frees) locks=$(stat_of lock_cycles) flushes=$(stat_of tlb_flushes)
-	inj=$(stat_of injected_failures)
+	check_pool $HP1G 1 0 || return 1
+	frees=$(stat_of bulk_frees) inj=$(stat_of injected_failures)
 	echo "$count" > $DBG/fail_count
-	echo "$first" > $DBG/fail_first
-	echo 0 > "$d/nr_hugepages"
+	echo 1 > $DBG/fail_first
+	echo 0 > $HP1G/nr_hugepages
 	echo 0 > $DBG/fail_first
-	check_pool "$d" "$surplus" "$surplus" || return 1
+	check_pool $HP1G "$surplus" "$surplus" || return 1
 	[ $(( $(stat_of bulk_frees) - frees )) = 1 ] || fail "bulk frees: $(( $(stat_of bulk_frees) - frees ))" || return 1
-	# The injected failures, exactly: none without injection or without
-	# HVO (no optimized folio, no restore to fail); one for a fail_count
-	# of 1 (the folio's retry alone succeeds); every restore from the
-	# first folio on: n + 1 (the batch's first, then each folio alone, as
-	# the KUnit case "every" counts).
-	if [ "$first" = 0 ] || [ "$hvo" = 0 ]; then
-		want_inj=0
-	elif [ "$count" = 1 ]; then
-		want_inj=1
-	else
-		want_inj=$(( n + 1 ))
-	fi
+	[ "$count" != 1 ] || want_inj=1
 	inj=$(( $(stat_of injected_failures) - inj ))
-	[ "$inj" = "$want_inj" ] || fail "$d hvo=$hvo n=$n: injected failures $inj, want $want_inj" || return 1
-	if [ "$first" = 0 ]; then
-		[ $(( $(stat_of lock_cycles) - locks )) = "$hvo" ] &&
-			[ $(( $(stat_of tlb_flushes) - flushes )) = "$hvo" ] ||
-			fail "$d hvo=$hvo n=$n: lock cycles $(( $(stat_of lock_cycles) - locks )), TLB flushes $(( $(stat_of tlb_flushes) - flushes )), want $hvo and $hvo" ||
-			return 1
-	fi
-	empty_pool "$d" && check_pool "$d" 0 0 || return 1
+	[ "$inj" = "$want_inj" ] || fail "fail_count=$count: injected failures $inj, want $want_inj" || return 1
+	empty_pool $HP1G && check_pool $HP1G 0 0 || return 1
 	# Within 384 pages (1.5 MiB) of where it was: a lost folio shows.
 	free_pages_back "$mem" 384
 }
@@ -123,8 +102,7 @@ test_hugetlb_impl() {
 }
 register hugetlb_impl /sys/kernel/debug/hugetlb_bulk_free
 
-# The debugfs switch: 1 (Rust) and 0 (C) take effect, anything else is
-# refused with EINVAL and changes nothing.
+# The debugfs switch: 1 (Rust) and 0 (C) take effect, the rest refused.
 test_hugetlb_impl_switch() {
 	check_switch $DBG/rust && switch_ran $DBG c rust hugetlb_calls_work
 }
@@ -167,9 +145,8 @@ gp_wait_passed() {
 	echo "note: grace period passed after $i poll(s), $(( ($(uptime_cs) - t0) * 10 )) ms"
 }
 
-# A pool whose folios went on the free list before a grace period that has
-# passed (polled for: deterministic) shrinks with no RCU wait with the
-# switch on "polled", and with one with it on "sync".
+# A pool past its grace period (polled for: deterministic) shrinks with no
+# RCU wait under "polled", one under "sync" (hugetlb-bulk-free.rst).
 test_hugetlb_shrink_old_pool_rcu_wait() {
 	local was polled w k
 	gp_present || return
@@ -195,46 +172,30 @@ test_hugetlb_shrink_old_pool_rcu_wait() {
 }
 register hugetlb_shrink_old_pool_rcu_wait /sys/kernel/debug/hugetlb_bulk_free
 
-test_hugetlb_fail_middle_folio() { bulk_free_cycle $HP 1 32 17 1 0; }
-register hugetlb_fail_middle_folio /sys/kernel/debug/hugetlb_bulk_free
-test_hugetlb_fail_every_folio() { bulk_free_cycle $HP 1 32 1 4294967295 32; }
-register hugetlb_fail_every_folio /sys/kernel/debug/hugetlb_bulk_free
-test_hugetlb_fail_hvo_off_restores_nothing() { bulk_free_cycle $HP 0 32 1 4294967295 0; }
-register hugetlb_fail_hvo_off_restores_nothing /sys/kernel/debug/hugetlb_bulk_free
-
-# The same for one page of 1 GiB.  Room for it is not left to chance: the
-# test boots reserve hugetlb_cma=1G (test.sh), a CMA area that holds only
-# movable pages, and the pool takes it whole whenever it is empty; the
-# allocation fails only if a page in the area cannot be migrated at that
-# moment (pinned), which nothing here does.  Without the reservation a
-# 5 GiB guest finds a free aligned GiB in some boots only: then these
-# tests skip ("no room"), a skip the expected-skip list does not allow.
-test_hugetlb_1g_fail_once() { bulk_free_cycle $HP1G 1 1 1 1 0; }
+# One 1 GiB page, a restore failing once, then every one
+# (hugetlb-bulk-free.rst).  Room is certain: hugetlb_cma=1G (test.sh) holds
+# only movable pages, which the pool takes whole; without it a 5 GiB guest
+# finds a free aligned GiB in some boots only, and "no room" is no
+# expected skip.
+test_hugetlb_1g_fail_once() { bulk_free_1g 1 0; }
 register hugetlb_1g_fail_once /sys/kernel/debug/hugetlb_bulk_free
-test_hugetlb_1g_fail_every() { bulk_free_cycle $HP1G 1 1 1 4294967295 1; }
+test_hugetlb_1g_fail_every() { bulk_free_1g 4294967295 1; }
 register hugetlb_1g_fail_every /sys/kernel/debug/hugetlb_bulk_free
 
-# The benchmark: for each N (mmrust.bench_n=, comma-separated), HVO on and
-# off, mmrust.bench_reps= times (3), and for each implementation of
-# mmrust.bench_impls= (comma-separated, switched through debugfs; default:
-# the one booted), one line
+# bench_hugetlb (mmrust.bench=hugetlb): per N of mmrust.bench_n=, HVO on
+# and off, implementation of mmrust.bench_impls= (default: the booted one;
+# order alternating per repetition) and setting of mmrust.bench_gp=,
+# mmrust.bench_reps= times (3), one line
 #   hugetlb_bench: impl=<rust|c> hvo=<0|1> n=<pages> grow_ns=<ns>
 #     shrink_ns=<ns> free_ns=<ns> rcu_ns=<ns> lock_cycles=<n>
 #     tlb_flushes=<n> rcu_waits=<n> gp=<polled|sync|->
-# with the wall time of "echo N > nr_hugepages" and "echo 0 > nr_hugepages"
-# measured around write(2) by timed_write, the bulk free's own duration
-# (debugfs last_ns), the part of it spent waiting for RCU grace periods
-# in vmemmap restores (last_rcu_ns) and its counters.  The pool sits for
-# 0.1 s between the grow and the shrink (a pool is filled before it is
-# used); mmrust.bench_gp= (comma-separated: polled, sync) repeats each
-# measurement with the restore's grace period switch set so.  The order
-# of the implementations alternates from one repetition to the next.
-# mmrust.bench_breakdown=<N> adds, per implementation, one free of N pages
-# with HVO and debugfs breakdown on, printed as "hugetlb_breakdown:" with
-# the parts of its restores: alloc_ns= remap_ns= (the walk, the filling
-# included) fill_ns= flush_ns=.
-# One grow, pause, shrink of bench_hugetlb(), with its impl, gp, hvo, n;
-# "breakdown" as $1: with the parts timed, as a hugetlb_breakdown line.
+# grow_ns, shrink_ns: the write(2) to nr_hugepages (timed_write); the rest
+# from debugfs (hugetlb-bulk-free.rst).  The pool sits 0.1 s between grow
+# and shrink (a pool is filled before it is used).
+# mmrust.bench_breakdown=<N>: one free of N pages per implementation, its
+# restores' parts timed, as a "hugetlb_breakdown:" line.
+# bench_hugetlb_one [breakdown]: one grow, pause, shrink, with the
+# caller's impl, gp, hvo and n.
 bench_hugetlb_one() {
 	local l t w g s tag=hugetlb_bench parts=""
 	echo $( [ "$impl" = rust ] && echo 1 || echo 0) > $DBG/rust

@@ -27,11 +27,9 @@ thp() {
 }
 thp_defaults() { thp always 1 never; }
 
-# A 1 GiB hugetlb fault at its first page is cleared in 32 calls of the
-# 32 MiB batch plus one for the hot window under preempt=none/voluntary,
-# and in two calls (the rest, then the window) under preempt=full; two
-# faults (demand_fault, one mapping each).  That the page reads zero is
-# clear_pages_zero's check (its hugetlb_1g variants).
+# A 1 GiB hugetlb fault at its first page: 32 calls of the 32 MiB batch
+# plus one for the hot window under preempt=none/voluntary, two (the rest,
+# then the window) under full; two faults.  Zeroes: clear_pages_zero's.
 test_clear_pages_1g_chunks_follow_preempt_model() {
 	local model=$(preempt_model) want f0 c0 folios calls old=$(cat $CP/batched)
 	case $model in full) want=2 ;; *) want=33 ;; esac

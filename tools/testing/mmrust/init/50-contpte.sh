@@ -1,13 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot tests, demonstration and benchmark of arm64 contpte for user
-# mappings (seed 002): the contpte switch (mm/contpte_switch.c) and the
-# contpte vm events (patches 0020-0022), seen from a process that maps,
-# touches, mprotects, forks and unmaps 64 KiB mTHP memory: with the switch
-# on, the kselftest contpte_mthp (tools/testing/selftests/mm, its events
-# exact here, where nothing else runs); with it off, and for the
-# demonstration and the benchmark, contpte_fork.
-# Only where the kernel has the switch (arm64): x86_64 has no contpte.
-# Uses thp and thp_defaults of 40-clear-pages.sh.
+# mappings (contpte.rst), where the kernel has the switch (arm64).  Uses
+# thp and thp_defaults of 40-clear-pages.sh.
 
 CT=/sys/kernel/debug/contpte
 
@@ -92,11 +86,8 @@ demo contpte
 fi
 
 # bench_contpte (mmrust.bench=contpte): the seed's fork and munmap
-# microbenchmarks, order-0, 64 KiB mTHP and order-9 PTE-mapped THP, contpte
-# on and off alternating (mmrust.bench_mib, default 128; mmrust.bench_rounds,
-# default 5).  Also on an arm64 kernel built without contpte, the
-# benchmark's base line, where contpte_fork finds no switch and measures
-# that kernel ("contpte=out").
+# microbenchmarks (contpte.rst, "Benchmark"); mmrust.bench_mib= (128),
+# mmrust.bench_rounds= (5).  Without contpte: "contpte=out".
 bench_contpte() {
 	local mib=$(cmdline_param mmrust.bench_mib 128) rounds=$(cmdline_param mmrust.bench_rounds 5)
 	local kind

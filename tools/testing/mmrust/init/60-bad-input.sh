@@ -1,15 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# Bad input, table-driven: every knob the project adds or routes refuses
-# each bad value with the error it documents and keeps its value (read
-# back).  The switch files of the components are covered by check_switch
-# (lib.sh) in their own tests, the "<name>_impl=" boot parameters by the
-# KUnit suite mm_impl_switch and the bad-param boot; SLUB's cpu_partial and
-# the hugetlb pool's nr_hugepages by the kselftests slub_cpu_partial and
-# hugetlb_pool (tools/testing/selftests/mm).
-#
-# One entry per knob: <test name> <file> <bad value>:<errno>..., the
-# values on the same line or on lines after it (DEBUGFS_BAD holds two; see
-# bad_value, refuses and DEBUGFS_BAD in lib.sh).
+# Bad input, table-driven (testing.rst, "Bad input").  One entry per knob:
+# <test name> <file> <bad value>:<errno>..., the values on the same line
+# or on lines after it (see bad_value, refuses and DEBUGFS_BAD in lib.sh).
+# SLUB's cpu_partial and the pool's nr_hugepages are not here: the
+# kselftests slub_cpu_partial and hugetlb_pool refuse their bad input.
 BAD_INPUT_TABLE="
 clear_pages_unit_pages /sys/kernel/debug/clear_pages/unit_pages $DEBUGFS_BAD 2^32:EINVAL
 hugetlb_fail_first /sys/kernel/debug/hugetlb_bulk_free/fail_first $DEBUGFS_BAD 2^32:EINVAL

@@ -1,45 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# A concurrent stress of the components at once, for a bounded time:
-#
-#   - two writers resizing the 2 MiB pool to random sizes (0-48 pages) and
-#     one growing and shrinking the 1 GiB pool (when there is one): bulk
-#     frees, with their vmemmap restores' page allocations failing at 5 %
-#     where the kernel has fail_page_alloc (the test and debug images);
-#   - one writer flipping every implementation switch (Rust and C, and
-#     the others) and HVO between their two values, every 0.3 s;
-#   - the churn driver pinned to each CPU, freeing objects allocated on
-#     the others (10-slub-partial.sh), with failslab failing 5 % of its
-#     caches' allocations where the kernel has it;
-#   - THP and 2 MiB hugetlb demand faults and munmaps (demand_fault).
-#
-# At the end: the switches back as booted, both pools emptied with their
-# counters exact, no per-cpu partial bound broken, no churn object left,
-# and the free pages within STRESS_FREE_TOLERANCE pages (32 MiB) of where
-# they started; splats are dmesg_clean's (90-dmesg.sh), which runs after.
-# 'make stress' boots with mmrust.mode=stress, which runs the test
-# "stress" (mmrust.stress_secs= seconds, 20 by default) and the splat
-# checks only.  make test's boots run "stress_short", the same for 20 s.
-# The 1 GiB writer's CMA allocations migrate in-use 2 MiB hugetlb folios;
-# a 2 MiB shrink during such a migration counted the temporary folio as
-# persistent and left 6.12's pool with more surplus than pages (patches/0026,
-# KUnit test_temporary_folio_leaves_no_surplus), which the pool checks at
-# the end catch.
-#
-# The faults are the kernel's own (Documentation/fault-injection/: the
-# test and debug images, CONFIG_FAIL_PAGE_ALLOC and CONFIG_FAILSLAB), armed and put
-# back by the kselftests' helper fail_alloc (tools/testing/selftests/mm/
-# fail_alloc.c, on fault_inject.c, as the kselftests hugetlb_pool,
-# thp_huge_zero_page and slub_cpu_partial inject theirs), which runs in the
-# background for the whole stress and says how many failures it injected.
-# fail_page_alloc, with task-filter on, fails page allocations of the
-# tasks whose /proc/<pid>/make-it-fail is 1 (write_failing), and its stack
-# filter (require-start/end) narrows that to allocations made under
-# __hugetlb_vmemmap_restore_folio(): without it, the shell's own
-# copy-on-write faults failed and were retried until the whole budget of
-# failures was spent (seen: "Huh VM_FAULT_OOM leaked out to the #PF
-# handler" a million times).  failslab, with cache-filter on, fails the
-# allocations of the churn driver's private caches (slub_partial_churn-*)
-# alone, in any task.
+# The concurrent stress of every component, for a bounded time (testing.rst,
+# "Stress" and "Fault injection"); splats are dmesg_clean's, which runs after.
+# The 1 GiB writer's CMA allocations migrate in-use 2 MiB hugetlb folios; a
+# 2 MiB shrink meanwhile once left more surplus than pages (patches/0026),
+# which the pool checks at the end catch.
+# fail_page_alloc's stack filter narrows its failures to allocations under
+# __hugetlb_vmemmap_restore_folio(): without it the shell's own
+# copy-on-write faults failed and were retried until the whole budget was
+# spent ("Huh VM_FAULT_OOM leaked out to the #PF handler" a million times).
 
 STRESS_DIR=/tmp/stress
 FPA=/sys/kernel/debug/fail_page_alloc
@@ -63,11 +31,9 @@ write_failing() {
 }
 
 # fail_alloc_start <page|slab> <probability %> <interval> <target>:
-# $FAIL_ALLOC with these arguments in the background, its stdout in
-# $STRESS_DIR/.fail_alloc-<page|slab>, its stderr in the same name with
-# .err (dot files: not the workers' notes), its pid in FAIL_ALLOC_PID,
-# once it says "armed" (within 30 s); else fails, saying why, with it
-# stopped.
+# $FAIL_ALLOC in the background, stdout and stderr in the dot files
+# $STRESS_DIR/.fail_alloc-<page|slab>[.err] (not the workers' notes), pid in
+# FAIL_ALLOC_PID, once it says "armed" (30 s); else fails, it stopped.
 fail_alloc_start() {
 	local out=$STRESS_DIR/.fail_alloc-$1 i=0
 	[ -x $FAIL_ALLOC ] || fail "no $FAIL_ALLOC" || return 1

@@ -1,22 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-# Runs after dmesg_clean: tests whose point is a report the kernel prints
-# (a WARN, which taints the kernel).  Each runs the step that reports
-# through expecting_reports (lib.sh), which brackets it with a begin and
-# an end line in the kernel log naming the test and the reports it
-# expects; dmesg_clean has run already, and the host's check of the
-# console (console_clean in test.sh) accepts only those reports, inside
-# that window: any other report counts, and so does the same report
-# outside it (during rmmod or reboot).  What the reports say is checked
-# by the test that made them.
+# Runs after dmesg_clean: tests whose point is a report (a WARN, which
+# taints), each step that reports in an expecting_reports window (lib.sh);
+# the test checks what the reports say.
 
-# The debug image (CONFIG_DEBUG_LIST): corrupted links of a kernel::mm
-# list of folios (mm/folio_list_debug_test.rs).  A push onto a broken list
-# is refused by list_add_tail(); a pop whose unlink list_del_init()
-# refuses hands out nothing, now or later, and FolioList gives the list up
-# with a WARN of its own; a drain stops at a folio whose link leads back
-# to itself, and hands out nothing when the head's unlink is refused (a
-# poisoned prev, which it must not read through).  The module loads only
-# if all four held.
+# The debug image's folio_list_debug_test module (CONFIG_DEBUG_LIST): four
+# corruptions of a FolioList, each refused (rust-mm.rst); it loads only if
+# all four held.
 test_folio_list_corruption_caught() {
 	local ko=/samples/folio_list_debug_test.ko out want
 	[ -f $ko ] || { skip "no $ko (CONFIG_DEBUG_LIST: the debug image only)"; return; }
@@ -38,14 +27,9 @@ $out"; return 1; }
 }
 register folio_list_corruption_caught /samples/folio_list_debug_test.ko
 
-# Rust's hugetlb bulk free loses no pool folio silently: the debug
-# option's leak check (debugfs hugetlb_bulk_free/leak_check) runs before
-# the next bulk free, on its folios.  The Rust entry point called with a
-# null hstate leaves the list whole and WARNs; a folio dropped as an
-# UnlinkedFolio (what a path that forgot it would do) is reported with a
-# WARN and left as it was: its hugetlb flag and reference count
-# unchanged, on no list.  The bulk free then frees every folio: the pool
-# empties and the buddy gets its pages back.
+# The debug option's leak check reports a null hstate and a dropped
+# UnlinkedFolio, and the bulk free still frees every folio, the buddy
+# getting its pages back (hugetlb-bulk-free.rst).
 test_hugetlb_leaks_reported() {
 	local out want before
 	empty_pool || return 1

@@ -1,36 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers of the boot tests (busybox sh).  A test is a shell function
-# test_<name>, registered with "register <name>" (always: a test that
-# cannot run here says so with skip, it is never left out).  It passes by
-# returning 0, is skipped only through the helper skip "<reason>" (see
-# there), and prints why when it fails; any other non-zero return is a
-# failure, and so is a shell error inside it (busybox ash exits with 2 on
-# an arithmetic or syntax error: each test runs in a subshell, so the
-# error ends the test, not /init).  Lines it prints starting with "note: "
-# are shown when it passes too (figures the documentation quotes).
+# Helpers of the boot tests (busybox sh); what a test is: testing.rst,
+# "Results: KTAP".  Lines a test prints starting with "note: " are shown
+# when it passes too (figures the documentation quotes).
 
 TESTS=""
-# register <name> [<path>]: a test, test_<name>; with a path, one the
-# test needs (a component's debugfs directory or call counter, a module,
-# a checker's file): where the kernel has no such path (a configuration without that
-# component, as the GCC image without Rust), the test is skipped, "no
-# <path> in this kernel"; an image that should have it then fails on the
-# unexpected skip.  With mmrust.only_present=1 such tests are left out of
-# the run instead, named in one KTAP comment, which the host checks
-# against expected-skips: a boot of the tests that apply to a kernel (the
-# GCC image's, and make test-debian's production kernel's).
+# register <name> [<path>]: test_<name>, skipped (mmrust.only_present=1:
+# left out) where the kernel lacks <path> (testing.rst, "Results: KTAP").
 register() {
 	TESTS="$TESTS $1"
 	[ -z "${2:-}" ] || NEEDS="${NEEDS:-}$1 $2
 "
 }
 
-# skip <reason>: the only way a test is skipped.  Records the reason in
-# SKIP_FILE and returns SKIP_RC (77, automake's "skipped"), which the
-# test must pass on: '[ -d $X ] || { skip "no $X"; return; }' (a bare
-# 'return' returns skip's status), or 'helper || return' from a helper
-# that skipped.  A test counts as skipped only with both the file and the
-# status: a plain 'return 2', or a skip whose status got lost, fails.
+# skip <reason>: records the reason in SKIP_FILE and returns SKIP_RC (77),
+# which the test must pass on: '[ -d $X ] || { skip "no $X"; return; }' or
+# 'helper || return'.  A skip needs both file and status, else it fails.
 SKIP_RC=77
 SKIP_FILE=${MMRUST_SKIP_FILE:-/tmp/mmrust-skip}
 skip() {
@@ -38,28 +22,17 @@ skip() {
 	return $SKIP_RC
 }
 
-# The boot tests' results are KTAP (Documentation/dev-tools/ktap.rst, as
-# the kernel's selftests print it): "KTAP version 1", the plan "1..N",
-# then one "ok N name", "ok N name # SKIP reason" or "not ok N name" per
-# test, after its diagnostic lines "# ...".  They go to KTAP_DEV (/init
-# sets it from mmrust.ktap=: a console of their own that no printk
-# reaches, which boot.sh saves as the boot's .ktap file), opened for each
-# block (no descriptor left to the tests' children; each close drains the
-# tty).  A copy of every line, prefixed "mmrust: ", goes to the main
-# console for the reader of the console log; the host counts only the
-# KTAP file.  Without KTAP_DEV there is only the copy.
+# ktap <line>...: to KTAP_DEV (testing.rst, "Results: KTAP"), opened per
+# call (no descriptor left to the tests' children; each close drains the
+# tty), and a copy prefixed "mmrust: " on the console.
 KTAP_DEV=${KTAP_DEV:-}
 ktap() {
 	[ -z "$KTAP_DEV" ] || printf '%s\n' "$@" >> "$KTAP_DEV"
 	printf '%s\n' "$@" | sed '/^KTAP version/d; s/^/mmrust: /'
 }
 
-# run_tests: every registered test, or those named by mmrust.tests=
-# (comma-separated) on the kernel command line, in KTAP.  The diagnostic
-# line "# mmrust tests: <names>" after the plan names the planned tests,
-# so that the host can name those missing (a boot that died half-way).
-# Before each result, "# time <name>: <seconds> s" says how long the test
-# took (guest uptime; the host lists the slowest of a boot).
+# run_tests: the registered tests, or mmrust.tests= (comma-separated), in
+# KTAP (testing.rst, "Results: KTAP").
 run_tests() {
 	local only n=0 t out rc reason block t0 need left_out
 	only=$(cmdline_param mmrust.tests "")
@@ -113,12 +86,9 @@ not ok $n $t"
 	rm -f "$SKIP_FILE"
 }
 
-# module_kunit_results <ko>: loads the KUnit module <ko> (a path), prints
-# the results of every suite it ran as KUnit keeps them
-# (CONFIG_KUNIT_DEBUGFS: /sys/kernel/debug/kunit/<suite>/results, one KTAP
-# document per suite), and unloads it (its suites' files go with it).
-# Fails, saying why, if there is no such directory, or the load or the
-# unload fails.
+# module_kunit_results <ko>: loads the KUnit module <ko>, prints its
+# suites' results from debugfs (CONFIG_KUNIT_DEBUGFS), unloads it; fails,
+# saying why.
 module_kunit_results() {
 	local k=/sys/kernel/debug/kunit before s
 	[ -d $k ] || { echo "no $k (CONFIG_KUNIT_DEBUGFS)"; return 1; }
@@ -130,19 +100,10 @@ module_kunit_results() {
 	rmmod "$(basename "$1" .ko)" || { echo "rmmod $1 failed"; return 1; }
 }
 
-# expecting_reports <test> <ERE> <command> [<args>...]: runs the command,
-# a step of the test <test> whose point is a report the kernel prints (a
-# WARN), between two lines it writes to the kernel log:
-#   mmrust: expected reports: <test> begin: <ERE>
-#   mmrust: expected reports: <test> end
-# The host's check of the console (console_clean in test.sh) accepts a
-# WARN block ("cut here" to "end trace") only between a begin and its
-# end, and only one with a line matching that begin's <ERE> (grep -E);
-# every other report counts: one the ERE does not match inside the
-# window, and any outside it (rmmod, reboot), the same report too.  Keep
-# the window to the step that reports.  Returns the command's status.  What
-# the kernel printed from the window on:
-#   dmesg | sed -n "/mmrust: expected reports: <test> begin/,\$p"
+# expecting_reports <test> <ERE> <command>...: the command between a begin
+# and an end line in the kernel log; console_clean (test.sh) accepts only
+# WARN blocks matching <ERE> inside (rust-mm.rst).  Keep the window to the
+# step that reports.  Returns the command's status.
 expecting_reports() {
 	local name=$1 re=$2 rc=0
 	shift 2
@@ -181,11 +142,10 @@ cmdline_param() {
 
 fail() { echo "$*"; return 1; }
 
-# check_impl <boot parameter> <log prefix> [<original> <new>]: the
-# implementation in use (the log line "<prefix><impl>") is the one the
-# parameter asked for, or the new one (default "rust"; the original
-# defaults to "c") for an absent parameter, or the new one with a
-# rejection message for a bad one.
+# check_impl <boot parameter> <log prefix> [<original> <new>]: the log line
+# "<prefix><impl>" names the implementation the parameter asked for, or
+# <new> (default rust; <original> c) when absent or, with a rejection
+# message, bad.
 check_impl() {
 	orig=${3:-c} new=${4:-rust}
 	want=$(cmdline_param "$1" "$new")
