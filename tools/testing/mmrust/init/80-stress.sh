@@ -131,6 +131,11 @@ stress_run() {
 		fi
 		fa_slab=$FAIL_ALLOC_PID
 	fi
+	# A shell error from here on ends this test's subshell (busybox ash):
+	# its EXIT trap stops fail_alloc, which disarms, instead of leaving the
+	# faults armed for the tests after this one.
+	STRESS_FA_PIDS="$fa_page $fa_slab"
+	trap 'kill -TERM $STRESS_FA_PIDS 2> /dev/null; wait $STRESS_FA_PIDS' EXIT
 
 	# The workers' pids: fail_alloc runs until stopped, after them.
 	stress_pool $HP 48 pool2m-a &
@@ -171,6 +176,7 @@ stress_run() {
 		fail_alloc_stop "$fa_slab" slab && injected_slab=$(fail_alloc_injected slab) ||
 			fa_failed=1
 	fi
+	trap - EXIT
 	for sw in $booted; do echo "${sw#*=}" > "${sw%=*}"; done
 	sed 's/^/note: /' $STRESS_DIR/[a-z]*
 	# The pools as the workers left them, before the clean-up below.
