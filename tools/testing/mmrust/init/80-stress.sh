@@ -133,9 +133,10 @@ stress_run() {
 	fi
 	# A shell error from here on ends this test's subshell (busybox ash):
 	# its EXIT trap stops fail_alloc, which disarms, instead of leaving the
-	# faults armed for the tests after this one.
-	STRESS_FA_PIDS="$fa_page $fa_slab"
-	trap 'kill -TERM $STRESS_FA_PIDS 2> /dev/null; wait $STRESS_FA_PIDS' EXIT
+	# faults armed for the tests after this one.  (Without a pid, no wait:
+	# a bare one would wait for the workers, which run until stopped.)
+	STRESS_FA_PIDS=$(echo $fa_page $fa_slab)
+	trap '[ -z "$STRESS_FA_PIDS" ] || { kill -TERM $STRESS_FA_PIDS 2> /dev/null; wait $STRESS_FA_PIDS; }' EXIT
 
 	# The workers' pids: fail_alloc runs until stopped, after them.
 	stress_pool $HP 48 pool2m-a &
