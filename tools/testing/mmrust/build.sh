@@ -6,15 +6,16 @@
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$BUILD" "$LOGS"
-# The fragment: the architecture's, and the flavour's over it (debug.config
-# for the debug image, lto.config for the LTO image, gcc.config for the GCC
-# image; a later line wins).  The test images, which run the mm
-# selftests, start from the selftests' own config and kselftest.config.
+# The fragment: the test image's (lib.sh: image_fragment, with the mm
+# selftests' config), or for a flavour the architecture's and the flavour's
+# over it (debug.config for the debug image, lto.config for the LTO image,
+# gcc.config for the GCC image; a later line wins).
 frag=$BUILD/.mmrust-fragment.new
-: > "$frag"
-[ -n "$MMRUST_FLAVOR" ] ||
-	cat "$KSRC/tools/testing/selftests/mm/config" "$TOP/tools/testing/mmrust/configs/kselftest.config" > "$frag"
-cat "$TOP/tools/testing/mmrust/configs/$MMRUST_ARCH.config" >> "$frag"
+if [ -z "$MMRUST_FLAVOR" ]; then
+	image_fragment "$MMRUST_ARCH" > "$frag"
+else
+	cat "$TOP/tools/testing/mmrust/configs/$MMRUST_ARCH.config" > "$frag"
+fi
 [ ! -f "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config" ] ||
 	cat "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config" >> "$frag"
 log=$LOGS/build.log

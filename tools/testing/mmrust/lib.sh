@@ -131,6 +131,14 @@ median() { sort -g | awk '{v[NR]=$1} END {if (!NR) exit; if (NR%2) print v[(NR+1
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.3f", a / b; else print "n/a"}'; }
 
 say() { printf '==> %s\n' "$*" >&2; }
+
+# image_fragment <arch>: the test image's fragment, applied over allnoconfig
+# (build.sh; the matrix's cells change it): the mm selftests' own config,
+# kselftest.config, then the architecture's (a later line wins).
+image_fragment() {
+	cat "$SRC/tools/testing/selftests/mm/config" "$TOP/tools/testing/mmrust/configs/kselftest.config" \
+		"$TOP/tools/testing/mmrust/configs/$1.config"
+}
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # compile_objects <build dir> <objects...>: kbuild's single-object targets
