@@ -151,8 +151,10 @@ mutants: prepare
 kunit-tool: prepare
 	$(call step,kunit.py run with mm/.kunitconfig,kunit_tool.sh)
 
+# The benchmarks are a tool of their own (tools/testing/mmrust-bench/): they
+# measure, they check nothing; they boot the harness's images.
 bench: build
-	$(call step,benchmarks,bench.sh)
+	@echo "==> $@: benchmarks" && bash tools/testing/mmrust-bench/bench.sh
 
 # make stress DURATION=<minutes> STRESS_SMP="<vCPU counts>": on the
 # x86_64 debug image (MMRUST_DEBUG=0 or ARCH=arm64: the test image).

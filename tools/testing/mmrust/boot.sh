@@ -34,16 +34,15 @@ initrd=$ird.cpio
 rm -rf "$ird" && mkdir -p "$ird"/{bin,dev,proc,sys,tmp,mmrust}
 cp "$busybox" "$ird/bin/busybox"
 cp "$TOP/tools/testing/mmrust/init/init" "$ird/init"
-cp "$TOP"/tools/testing/mmrust/init/*.sh "$ird/mmrust/"
+# The guest's side of the benchmarks (tools/testing/mmrust-bench) too.
+cp "$TOP"/tools/testing/mmrust/init/*.sh "$TOP"/tools/testing/mmrust-bench/init/*.sh "$ird/mmrust/"
 [ ! -d "$EXTRA" ] || cp -a "$EXTRA/." "$ird/"
 chmod +x "$ird/init"
 (cd "$ird" && find . | cpio -o -H newc --quiet) > "$initrd"
 rm -rf "$ird"
 
-# choose_accel: kvm or tcg, decided by a probe boot, cached per host boot
-# (using.rst, "Boots: KVM or TCG, and their settings"): a present /dev/kvm
-# is not always a working one (on a nested host a KVM guest printed nothing
-# in 70 s).  MMRUST_KVM_DEV: another node for the checks before the probe
+# choose_accel: using.rst, "Boots: KVM or TCG, and their settings" (seen: 70 s
+# of nothing).  MMRUST_KVM_DEV: another node for the checks before the probe
 # (to see the fallback); the probe's QEMU opens /dev/kvm.
 kvm_dev=${MMRUST_KVM_DEV:-/dev/kvm}
 host_arch() { case $(uname -m) in aarch64) echo arm64 ;; *) uname -m ;; esac; }
@@ -108,20 +107,13 @@ choose_accel() {
 # MMRUST_QEMU_ARGS, MMRUST_SMP, MMRUST_MEM: using.rst.
 smp=${MMRUST_SMP:-2}
 mem=${MMRUST_MEM:-5G}
-# initramfs_async=0: its "Freeing initrd memory", from another CPU in the
-# middle of a suite's KTAP, once broke kunit.py's parse ("slub_partial_rust:
-# missing expected subtest!"; known-problems.rst).
+# initramfs_async=0: known-problems.rst, "The built-in suites' KTAP is read
+# from the console" (kunit.py: "slub_partial_rust: missing expected subtest!").
 cmdline="panic=-1 oops=panic initramfs_async=0 mmrust.mode=$mode $*"
-# tsc=reliable in benchmark boots: the clocksource watchdog takes a loaded
-# TCG guest's lost ticks for TSC skew (benchmarking.rst, "Two clocks"), and
-# the fallback to jiffies put a boot's wall-clock figures in 4 ms steps
-# (seen in one of three hugetlb wall-clock boots).
+# tsc=reliable, and tsc_early_khz= on the wall clock: benchmarking.rst, "Two
+# clocks".  Seen on jiffies without them: wall-clock figures in 4 ms steps (one
+# of three hugetlb boots); make test's quick SLUB bench found no round to time.
 [ "$MMRUST_ARCH" != x86_64 ] || [ "$mode" != bench ] || cmdline="tsc=reliable $cmdline"
-# tsc_early_khz= in wall-clock benchmark boots: the guest's calibration
-# against the PIT fails under host load (benchmarking.rst, "Two clocks"),
-# leaving jiffies (seen: make test's quick SLUB bench found no round long
-# enough to measure).  The host's TSC frequency: its kernel log, or
-# /proc/cpuinfo with tsc_known_freq.
 host_tsc_khz() {
 	local mhz
 	mhz=$(dmesg 2>/dev/null | sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p' | tail -1) || true

@@ -6,20 +6,17 @@
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$BUILD" "$LOGS"
-# The fragment: the test image's (lib.sh: image_fragment, with the mm
-# selftests' config), or for a flavour the architecture's and the flavour's
-# over it (debug.config for the debug image, lto.config for the LTO image,
-# gcc.config for the GCC image; a later line wins).
+# The fragment: the test image's (lib.sh), or a flavour's <flavour>.config
+# over the architecture's (testing.rst, "The images"; a later line wins).
 frag=$BUILD/.mmrust-fragment.new
 if [ -z "$MMRUST_FLAVOR" ]; then
 	image_fragment "$MMRUST_ARCH" > "$frag"
 else
-	cat "$TOP/tools/testing/mmrust/configs/$MMRUST_ARCH.config" > "$frag"
+	arch_fragment "$MMRUST_ARCH" > "$frag"
 fi
 [ ! -f "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config" ] ||
 	cat "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config" >> "$frag"
-log=$LOGS/build.log
-[ "$NAME" = x86_64 ] || log=$LOGS/build-$NAME.log
+log=$(build_log "$NAME")
 
 if [ "$MMRUST_FLAVOR" = gcc ]; then
 	: > "$log"
@@ -29,14 +26,7 @@ fi
 
 stamp=$BUILD/.mmrust-fragment
 if [[ $MMRUST_FLAVOR == debian* ]]; then
-	# Debian's configuration as a distribution ships it, its signing keys
-	# emptied (not in the source), what the test boot needs
-	# (configs/debian.config), then the production fragment the way
-	# a distribution applies it: "make mmrust.config".  debian-norust
-	# turns Rust off after that.  Every "=y" of Debian's must stay, but
-	# for those of GCC alone (clang builds this image, as the Rust
-	# components need).  Its modules stay "=m", and are not built: the
-	# image is what Debian builds into bzImage.
+	# testing.rst, "Debian's own configuration: make test-debian".
 	debarch=amd64
 	[ "$MMRUST_ARCH" = x86_64 ] || debarch=arm64
 	deb=$(debian_config_xz $debarch)
@@ -99,8 +89,7 @@ elif [ -n "${DERIVE_FROM:-}" ]; then
 	fi
 	case $MMRUST_FLAVOR in
 	# The options whose help says so (as the matrix's production cell).
-	production) on="" off=$(awk '/^config / { o = $2 } /not for production kernels/ { print o }' \
-		"$TOP/Kconfig") ;;
+	production) on="" off=$(test_only_options) ;;
 	# Every option of the series: the base has none of them.
 	base) on="" off=$(sed -n 's/^config //p' "$TOP/Kconfig") ;;
 	*) off=$(sed -n 's/^CONFIG_\([A-Z0-9_]*\)=n$/\1/p' "$TOP/tools/testing/mmrust/configs/$MMRUST_FLAVOR.config")

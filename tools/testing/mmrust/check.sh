@@ -5,16 +5,16 @@
 . "$(dirname "$0")/lib.sh"
 
 cd "$TOP"
-rc=0
-ours() { for d in mm include rust arch samples tools/testing/mmrust tools/testing/selftests; do [ ! -d $d ] || find $d -name "$1"; done | sort; }
+rc=0 series=$(grep -v '^#' patches/series)
+ours() { for d in mm include rust arch samples tools/testing/mmrust tools/testing/mmrust-bench tools/testing/selftests; do [ ! -d $d ] || find $d -name "$1"; done | sort; }
 cfiles=$(ours '*.[ch]')
 rsfiles=$(ours '*.rs')
 
-say "checkpatch: $(echo $cfiles | wc -w) C files, $(grep -vc '^#' patches/series) patches"
+say "checkpatch: $(echo $cfiles | wc -w) C files, $(echo $series | wc -w) patches"
 for f in $cfiles; do
 	"$SRC/scripts/checkpatch.pl" --no-tree --quiet -f "$f" || rc=1
 done
-for p in $(grep -v '^#' patches/series); do
+for p in $series; do
 	# A Kconfig "source" line names a file by design (EMBEDDED_FILENAME);
 	# this checkpatch reads the diffs' blank context lines (a lone space) as
 	# trailing whitespace (TRAILING_WHITESPACE); our C files are checked for
@@ -35,7 +35,7 @@ done
 # kernel-doc on the base's files that the hooks change: a warning of the
 # prepared file that the pristine one does not have (paths and line
 # numbers aside) comes from a hook's lines.
-hooked=$(for p in $(grep -v '^#' patches/series); do
+hooked=$(for p in $series; do
 	sed -n 's|^+++ b/\([^[:space:]]*\.[ch]\).*|\1|p' "patches/$p"; done | sort -u)
 say "kernel-doc -Wall: $(echo $hooked | wc -w) hooked base files, new warnings only"
 kdoc_msgs() { "$SRC/scripts/kernel-doc" -none -Wall "$1" 2>&1 | sed -E 's|^[^ ]*:[0-9]+: ||' | sort; }

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The programs of the test initramfs, all static: the base's mm selftests
-# with bash, our helpers (*.c here), the samples and sample modules, and
-# hackbench on x86_64 (the SLUB benchmark).  Run by build.sh after the
-# kernel build.
+# with bash, our helpers (*.c here and the benchmarks'), the samples and
+# sample modules, and hackbench on x86_64 (the SLUB benchmark).  Run by
+# build.sh after the kernel build.
 . "$(dirname "$0")/lib.sh"
 
 # Static binaries for the guest's architecture (arm64: clang's cross target
@@ -45,11 +45,13 @@ cp "$bash_static" "$EXTRA/bin/bash"
 
 bin=$EXTRA/bin
 mkdir -p "$bin"
-for t in timed_write demand_fault zero_memcmp contpte_fork; do
-	if [ ! "$bin/$t" -nt "$TOP/tools/testing/mmrust/$t.c" ] ||
-		[ ! "$bin/$t" -nt "$TOP/tools/testing/mmrust/guest_mm.h" ]; then
+# Ours, and the benchmarks' (tools/testing/mmrust-bench).
+for src in "$TOP"/tools/testing/mmrust/{demand_fault,contpte_fork}.c \
+	"$TOP"/tools/testing/mmrust-bench/{timed_write,zero_memcmp}.c; do
+	t=$(basename "$src" .c)
+	if [ ! "$bin/$t" -nt "$src" ] || [ ! "$bin/$t" -nt "$TOP/tools/testing/mmrust/guest_mm.h" ]; then
 		say "guest tool: building $t (static)"
-		"${cc[@]}" -O2 -Wall -Werror -o "$bin/$t" "$TOP/tools/testing/mmrust/$t.c" -lm
+		"${cc[@]}" -O2 -Wall -Werror -o "$bin/$t" "$src" -lm
 	fi
 done
 

@@ -4,11 +4,8 @@
 
     kselftest-results.py <KTAP file> <label> <expected file>
 
-The KTAP file is run_vmtests.sh's TAP ("ok N <program>", "not ok N
-<program> # exit=<status>", "ok N <program> # SKIP"), each program's output,
-KTAP where it uses kselftest.h, nested under "# "; every program and every
-nested case is one result (Documentation/mm/mmrust/testing.rst, "The mm
-selftests").
+The KTAP file: run_vmtests.sh's TAP, each program's nested under "# "; every
+program and nested case is one result (testing.rst, "The mm selftests").
 
 A case's name is "<program>" (run_vmtests.sh's name of it, arguments
 included) or "<program>: <N> <description>", the description being the
@@ -16,9 +13,7 @@ included) or "<program>: <N> <description>", the description being the
 mkdirty name their cases there; their result lines say what happened), or
 else the case's own text.
 
-The expected file's format is in its header.  A matching skip or failure
-counts as skipped, any other fails; a program that failed only in cases
-expected to fail, one at least, counts as skipped too.
+The expected file's format is in its header (and testing.rst, as above).
 
 Prints one line per result: "<STATUS>\\x1f<name>\\x1f<reason>\\x1f<why>" (unit
 separators: a field may be empty), STATUS
@@ -60,6 +55,12 @@ def read_expected(path, label):
     return entries
 
 
+def status_of(m):
+    """PASS, SKIP or FAIL of a TOP or NESTED match."""
+    return {"SKIP": "SKIP", "XFAIL": "PASS", "TODO": "PASS"}.get(
+        m.group(4), "FAIL" if m.group(1) == "not ok" else "PASS")
+
+
 def parse(lines):
     """(results, planned, ran): results as (status, name, reason, output),
     status PASS, SKIP or FAIL, output the last lines a program printed (None
@@ -84,26 +85,16 @@ def parse(lines):
             continue
         m = NESTED.match(line)
         if m and prog is not None:
-            status = "FAIL" if m.group(1) == "not ok" else "PASS"
-            if m.group(4) == "SKIP":
-                status = "SKIP"
-            elif m.group(4) in ("XFAIL", "TODO"):
-                status = "PASS"
             desc = label or (m.group(3) or "").strip()
-            results.append((status, "%s: %s%s" % (prog, m.group(2), " " + desc if desc else ""),
+            results.append((status_of(m), "%s: %s%s" % (prog, m.group(2), " " + desc if desc else ""),
                             (m.group(5) or "").strip(), None))
             label = None
             continue
         m = TOP.match(line)
         if m:
             ran += 1
-            status = "FAIL" if m.group(1) == "not ok" else "PASS"
-            reason = ""
-            if m.group(4) == "SKIP":
-                status = "SKIP"
-            elif m.group(4):
-                reason = m.group(4)
-            results.append((status, m.group(3), reason, block[-12:-1]))
+            reason = "" if m.group(4) in (None, "SKIP") else m.group(4)
+            results.append((status_of(m), m.group(3), reason, block[-12:-1]))
             prog, label, block = None, None, []
             continue
         m = PLAN.match(line)

@@ -132,13 +132,17 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.3f", a / b; else 
 
 say() { printf '==> %s\n' "$*" >&2; }
 
-# image_fragment <arch>: the test image's fragment, applied over allnoconfig
-# (build.sh; the matrix's cells change it): the mm selftests' own config,
-# kselftest.config, then the architecture's (a later line wins).
+# arch_fragment <arch>: common.config, then <arch>.config; image_fragment
+# <arch>: the test image's (testing.rst, "The mm selftests"; a later line wins).
+arch_fragment() { cat "$TOP/tools/testing/mmrust/configs/"{common,"$1"}.config; }
 image_fragment() {
-	cat "$SRC/tools/testing/selftests/mm/config" "$TOP/tools/testing/mmrust/configs/kselftest.config" \
-		"$TOP/tools/testing/mmrust/configs/$1.config"
+	cat "$SRC/tools/testing/selftests/mm/config" "$TOP/tools/testing/mmrust/configs/kselftest.config"
+	arch_fragment "$1"
 }
+# test_only_options: the options whose help says they are not for production kernels.
+test_only_options() { awk '/^config / { o = $2 } /not for production kernels/ { print o }' "$TOP/Kconfig"; }
+# build_log <image name>: its kernel build log (build.sh).
+build_log() { if [ "$1" = x86_64 ]; then echo "$LOGS/build.log"; else echo "$LOGS/build-$1.log"; fi; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # compile_objects <build dir> <objects...>: kbuild's single-object targets

@@ -23,21 +23,17 @@ project_options() {
 	sed -n 's/^config \([A-Z0-9_]*\)$/\1/p' "$TOP/Kconfig" | grep -vx 'MM_IMPL_SWITCH\|RUSTC_.*'
 }
 
-# The options whose help says they are not for production kernels.
-test_only_options() {
-	awk '/^config / { o = $2 } /not for production kernels/ { print o }' "$TOP/Kconfig"
-}
+# opts <value> <options...>: " CONFIG_<option>=<value>" for each.
+opts() { local v=$1 o; shift; for o in "$@"; do printf ' CONFIG_%s=%s' "$o" "$v"; done; }
 
 # configs <arch>: one line per configuration, "<name> <CONFIG_X=v>...",
 # the changes over the architecture's test image fragment.
 configs() {
-	local all_off="" prod="" o
-	for o in $(project_options); do all_off="$all_off CONFIG_$o=n"; done
-	for o in $(test_only_options); do prod="$prod CONFIG_$o=n"; done
+	local o not_here=CONTPTE_KUNIT_TEST
 	echo "rust-off CONFIG_RUST=n"
 	# What a production kernel builds: every component, no KUnit, none of
 	# the test-only options (the call counters among them).
-	echo "production CONFIG_KUNIT=n$prod"
+	echo "production CONFIG_KUNIT=n$(opts n $(test_only_options))"
 	for o in SLUB_CPU_PARTIAL_RUST HUGETLB_BULK_FREE_RUST CLEAR_PAGES_BATCH; do
 		echo "no-${o,,} CONFIG_$o=n"
 	done
@@ -55,15 +51,10 @@ configs() {
 		;;
 	esac
 	echo "no-debug_fs CONFIG_DEBUG_FS=n"
-	# KUnit a module, and every suite of the architecture (contpte's is
-	# arm64's, the polled grace period's needs HVO, which 6.12's arm64
-	# has not) a module (kunit_m_check: no built-in object calls the
-	# KUnit API).
-	local not_here=CONTPTE_KUNIT_TEST
+	# kunit-m: every suite of the architecture (testing.rst, "The configuration matrix").
 	[ "$1" = x86_64 ] || not_here=HUGETLB_VMEMMAP_POLLED_GP_KUNIT_TEST
-	echo "kunit-m CONFIG_KUNIT=m$(for o in $(project_options | grep '_KUNIT_TEST$'); do
-		[ "$o" = "$not_here" ] || printf ' CONFIG_%s=m' "$o"; done)"
-	echo "all-off$all_off"
+	echo "kunit-m CONFIG_KUNIT=m$(opts m $(project_options | grep '_KUNIT_TEST$' | grep -vxF "$not_here"))"
+	echo "all-off$(opts n $(project_options))"
 	echo "no-slub_cpu_partial CONFIG_SLUB_CPU_PARTIAL=n"
 	echo "no-hugetlb_page CONFIG_HUGETLBFS=n CONFIG_HUGETLB_PAGE=n"
 	echo "no-thp CONFIG_TRANSPARENT_HUGEPAGE=n"
@@ -100,9 +91,6 @@ objects() {
 		! on "$c" || echo "$o"
 	done
 }
-
-# compile <build dir> <objects...>: lib.sh's compile_objects, with MK.
-compile() { compile_objects "$@"; }
 
 # configure <arch> <build dir> <changes...>: allnoconfig with the test
 # image's fragment and the changes; prints the changes that did not hold.
@@ -142,24 +130,15 @@ wanted() { [ -z "${MMRUST_MATRIX_ONLY:-}" ] || [[ " $MMRUST_MATRIX_ONLY " == *" 
 # minimal_linked <arch> <build dir>: the other extreme, linked: RUST=n and
 # every project option off.
 minimal_linked() {
-	local arch=$1 b=$2 changes="CONFIG_RUST=n" o start why w n
-	for o in $(project_options); do changes="$changes CONFIG_$o=n"; done
+	local arch=$1 b=$2 changes="CONFIG_RUST=n$(opts n $(project_options))" start why
 	start=$(date +%s)
 	say "matrix $arch: minimal (RUST=n, every project option off): linking vmlinux"
 	# shellcheck disable=SC2086
 	why=$(configure "$arch" "$b" $changes)
 	if [ -n "$why" ]; then
 		cell "$arch" minimal-linked "FAILED (config)" "$why"
-	elif "${MK[@]}" vmlinux > "$b/.mmrust-build.log" 2>&1; then
-		w=$(warnings "$b/.mmrust-build.log")
-		n=$(grep -cE '^  (CC|AS|RUSTC) ' "$b/.mmrust-build.log" || true)
-		if [ -z "$w" ]; then
-			cell "$arch" minimal-linked "ok ($n objects, $(( $(date +%s) - start ))s)"
-		else
-			cell "$arch" minimal-linked "FAILED (warning)" "$w"
-		fi
-	else
-		cell "$arch" minimal-linked "FAILED (build)" "$(grep -E 'error|Error' "$b/.mmrust-build.log" | head -20)"
+	elif built "$arch" minimal-linked "$b/.mmrust-build.log" "${MK[@]}" vmlinux; then
+		cell "$arch" minimal-linked "ok ($(grep -cE '^  (CC|AS|RUSTC) ' "$b/.mmrust-build.log" || true) objects, $(( $(date +%s) - start ))s)"
 	fi
 	[ ! -f "$b/.mmrust-build.log" ] || cat "$b/.mmrust-build.log" >> "$log"
 }
@@ -170,7 +149,7 @@ minimal_linked() {
 # console goes to $GENERIC_KUNIT_LOG, which test.sh counts (matrix/i386/kunit).
 GENERIC_KUNIT_LOG=$LOGS/matrix-i386-kunit.log
 generic_clear_pages() {
-	local b=$CACHE/build/matrix-i386 start=$(date +%s) l w n
+	local b=$CACHE/build/matrix-i386 start=$(date +%s) l n
 	local mk=("${KMAKE[@]/#O=*/O=$b}")
 	mk=("${mk[@]/#ARCH=*/ARCH=i386}")
 	mkdir -p "$b"
@@ -186,13 +165,8 @@ generic_clear_pages() {
 		done
 		cp "$b/.mmrust-allconfig" "$b/.mmrust-fragment"
 	fi
-	if ! "${mk[@]}" bzImage > "$b/.mmrust-build.log" 2>&1; then
-		cell i386 generic-clear-pages "FAILED (build)" "$(grep -E 'error|Error' "$b/.mmrust-build.log" | head -20)"
-		return
-	fi
-	w=$(warnings "$b/.mmrust-build.log")
+	built i386 generic-clear-pages "$b/.mmrust-build.log" "${mk[@]}" bzImage || return 0
 	n=$(grep -cE '^  (CC|AS) ' "$b/.mmrust-build.log" || true)
-	[ -z "$w" ] || { cell i386 generic-clear-pages "FAILED (warning)" "$w"; return; }
 	# No init: the suite runs before it, then the kernel panics and
 	# QEMU exits (panic=-1, -no-reboot).
 	timeout 600 qemu-system-i386 -M pc -cpu max -smp 2 -m 1G -nographic -no-reboot -nic none \
@@ -211,33 +185,44 @@ fi
 
 rows=()
 bad=0
+# built <arch> <name> <log> <command...>: the command's output in <log>; a
+# failure, or a warning in our files (warnings), is the cell's verdict
+# (status 1).
+built() {
+	local arch=$1 name=$2 log=$3 w
+	shift 3
+	if ! "$@" > "$log" 2>&1; then
+		cell "$arch" "$name" "FAILED (build)" "$(grep -E 'error|Error' "$log" | head -20)"
+		return 1
+	fi
+	w=$(warnings "$log")
+	[ -z "$w" ] || { cell "$arch" "$name" "FAILED (warning)" "$w"; return 1; }
+}
 # compile_cell <arch> <name> <build dir> <log> <start> <objects...>: the
 # objects compiled with MK, the cell's verdict (a compile error or a
 # warning in our files fails it), the objects of a failed cell removed
 # (kbuild would keep a warned object; ccache gives back its warnings too),
 # the build log appended to <log>.
 compile_cell() {
-	local arch=$1 name=$2 b=$3 log=$4 start=$5 w n
+	local arch=$1 name=$2 b=$3 log=$4 start=$5 n
 	shift 5
 	n=$(printf '%s\n' "$@" | grep -cv '^rust/$' || true)
-	# shellcheck disable=SC2086
-	if compile "$b" "$@" > "$b/.mmrust-build.log" 2>&1; then
-		w=$(warnings "$b/.mmrust-build.log")
-		if [ -z "$w" ]; then
-			cell "$arch" "$name" "ok ($n objects$([[ " $* " != *" rust/ "* ]] || echo " and the Rust crates"), $(( $(date +%s) - start ))s)"
-		else
-			cell "$arch" "$name" "FAILED (warning)" "$w"
-		fi
-	else
-		cell "$arch" "$name" "FAILED (build)" "$(grep -E 'error|Error' "$b/.mmrust-build.log" | head -20)"
-	fi
+	! built "$arch" "$name" "$b/.mmrust-build.log" compile_objects "$b" "$@" ||
+		cell "$arch" "$name" "ok ($n objects$([[ " $* " != *" rust/ "* ]] || echo " and the Rust crates"), $(( $(date +%s) - start ))s)"
 	[ "${rows[-1]##* ok}" != "${rows[-1]}" ] || (cd "$b" && rm -f "${@/#rust\//}")
 	cat "$b/.mmrust-build.log" >> "$log"
 }
 
-# debian_gcc <arch>: Debian's configuration of <arch> with GCC 12 (testing.rst,
-# "The configuration matrix"): every project option it takes on, then each
-# off.  Rust is off there (6.12's RUST depends on !MODVERSIONS): debian_rust.
+# debian_configure <debarch> <changes...>: Debian's config, KUnit, the
+# changes, olddefconfig, in $b with MK.
+debian_configure() {
+	local deb=$1; shift
+	{ debian_config $deb; printf '%s\n' CONFIG_KUNIT=y "$@"; } |
+		sed 's/^\(CONFIG_[A-Z0-9_]*\)=n$/# \1 is not set/' > "$b/.config"
+	"${MK[@]}" olddefconfig > "$b/.mmrust-configure.log" 2>&1 || echo "olddefconfig failed"
+}
+
+# debian_gcc <arch>: testing.rst, "The configuration matrix".
 debian_gcc() {
 	local arch=$1 b o on_opts="" name changes start why objs deb gcc cross="" cell0
 	case $arch in
@@ -255,23 +240,16 @@ debian_gcc() {
 	mkdir -p "$b"
 	MK=(make -C "$SRC" O="$b" ARCH="$arch" ${cross:+CROSS_COMPILE=$cross} "CC=ccache $gcc"
 		HOSTCC=gcc-12 -j"$(nproc)")
-	# debian_configure <changes...>: Debian's config, the changes, olddefconfig.
-	debian_configure() {
-		{ debian_config $deb; printf '%s\n' CONFIG_KUNIT=y "$@"; } |
-			sed 's/^\(CONFIG_[A-Z0-9_]*\)=n$/# \1 is not set/' > "$b/.config"
-		"${MK[@]}" olddefconfig > "$b/.mmrust-configure.log" 2>&1 || echo "olddefconfig failed"
-	}
-	for o in $(project_options); do on_opts="$on_opts CONFIG_$o=y"; done
-	# shellcheck disable=SC2086
-	why=$(debian_configure $on_opts)
+	# shellcheck disable=SC2046
+	why=$(debian_configure $deb $(opts y $(project_options)))
 	[ -z "$why" ] || { cell "$arch" "$cell0" "FAILED (config)" "$why"; return; }
 	# The options Debian's configuration takes: the cells that turn one off.
 	on_opts=$(for o in $(project_options); do ! grep -q "^CONFIG_$o=y" "$b/.config" || echo "$o"; done)
 	while read -r name changes; do
 		wanted "$name" || wanted "$cell0" || continue
 		start=$(date +%s)
-		# shellcheck disable=SC2086
-		why=$(debian_configure $(for o in $on_opts; do echo "CONFIG_$o=y"; done) $changes)
+		# shellcheck disable=SC2046,SC2086
+		why=$(debian_configure $deb $(opts y $on_opts) $changes)
 		[ -z "$why" ] || { cell "$arch" "$name" "FAILED (config)" "$why"; continue; }
 		for o in $changes; do
 			! grep -q "^${o%=n}=y" "$b/.config" || { why="$o did not hold"; break; }
@@ -288,12 +266,9 @@ debian_gcc() {
 		done)
 }
 
-# debian_rust <clang|gcc>: Debian's amd64 configuration, Rust on beside its
-# MODVERSIONS (RUST_BUILTIN_ONLY) with every project option, the C built with
-# clang 19 or GCC 12 (testing.rst, "The configuration matrix").  Rust must
-# hold: a Kconfig line that keeps it out fails the cell, named.
+# debian_rust <clang|gcc>: testing.rst, "The configuration matrix".
 debian_rust() {
-	local cc=$1 b o opts="" why="" objs start name a cfg=$(debian_config_xz amd64)
+	local cc=$1 b o why objs start name a cfg=$(debian_config_xz amd64)
 	case $cc in
 	clang) name=debian-clang-rust b=$CACHE/build/matrix-debian-clang ;;
 	gcc) name=debian-gcc-rust b=$CACHE/build/matrix-debian-gcc-rust ;;
@@ -310,11 +285,9 @@ debian_rust() {
 		*) MK+=("$a") ;;
 		esac
 	done
-	for o in RUST RUST_BUILTIN_ONLY $(project_options); do opts="$opts CONFIG_$o=y"; done
-	# shellcheck disable=SC2086
-	{ debian_config amd64; printf '%s\n' CONFIG_KUNIT=y $opts; } > "$b/.config"
-	"${MK[@]}" olddefconfig > "$b/.mmrust-configure.log" 2>&1 ||
-		{ cell x86_64 "$name" "FAILED (config)" "olddefconfig failed"; return; }
+	# shellcheck disable=SC2046
+	why=$(debian_configure amd64 $(opts y RUST RUST_BUILTIN_ONLY $(project_options)))
+	[ -z "$why" ] || { cell x86_64 "$name" "FAILED (config)" "$why"; return; }
 	for o in RUST RUST_BUILTIN_ONLY MODVERSIONS SLUB_CPU_PARTIAL_RUST HUGETLB_BULK_FREE_RUST; do
 		grep -q "^CONFIG_$o=y" "$b/.config" || why="$why CONFIG_$o=y did not hold;"
 	done
@@ -326,9 +299,7 @@ debian_rust() {
 	compile_cell x86_64 "$name" "$b" "$LOGS/matrix-debian.log" "$start" rust/ $objs
 }
 
-# builtin_only_refusals: the two cells that pass when RUST_BUILTIN_ONLY refuses
-# a Rust module, naming the option: BLK_DEV_RUST_NULL=m (Kconfig), one built
-# out of tree with M= (kbuild); testing.rst, "The configuration matrix".
+# builtin_only_refusals: testing.rst, "The configuration matrix".
 builtin_only_refusals() {
 	local b=$CACHE/build/matrix-debian-clang k=$CACHE/build/matrix-debian-kconfig
 	local m=$CACHE/build/matrix-rust-extmod name start out
@@ -411,11 +382,8 @@ production_fragment() {
 	fi
 }
 
-# kunit_m_check <arch> <build dir> <objects...>: with KUnit a module, the
-# built-in objects (all but the suites) may use no KUnit symbol
-# (kunit_*, __kunit_*) but kunit_running (lib/kunit/hooks.c, built in):
-# one would leave vmlinux undefined where KUnit is a module.  Replaces the
-# kunit-m cell's verdict when one does.
+# kunit_m_check <arch> <build dir> <objects...>: replaces the kunit-m cell's
+# verdict when a built-in object uses KUnit (testing.rst, "The configuration matrix").
 kunit_m_check() {
 	local arch=$1 b=$2 o bad=""
 	shift 2

@@ -41,11 +41,6 @@ build_image() {
 	env $(image_env "$1") "$TOP/tools/testing/mmrust/build.sh"
 }
 
-# build_log <image>: its kernel build log, as build.sh names it.
-build_log() {
-	if [ "$1" = x86_64 ]; then echo "$LOGS/build.log"; else echo "$LOGS/build-$1.log"; fi
-}
-
 # ERROR_LINE: a build's error lines (grep -E): rustc's "error[E0308]:
 # ...", a compiler's, assembler's or linker's "error: ...", not make's
 # "*** [...] Error 1".
@@ -68,13 +63,9 @@ build_error_check() {
 # 'make mutants' or 'make prepare' would restore the tree anyway).
 applied=""
 trap '[ -z "$applied" ] || patch -s -R -p1 -d "$SRC" < "$applied"' EXIT
-# The Expect patterns are matched, never expanded against files.
-set -f
-rows=""
-survived=0
-touched=""
-set +f
+rows="" survived=0 touched=""
 files=$(ls "$dir"/*.patch 2>/dev/null) || die "no mutations in $dir"
+# The Expect patterns are matched, never expanded against files.
 set -f
 start_all=$(date +%s)
 for f in $files; do

@@ -13,6 +13,9 @@ arm64/boot/*   hugetlb_1g_hvo_on        no HVO on arm64 in 6.12
 *kunit/*       slub_test.test_kfree_rcu built in
 EOF
 
+# st_ok <case>, st_fail <case: why>: a case's verdict, counted.
+st_ok() { echo "selftest: ok $1"; ST_PASSED=$((ST_PASSED + 1)); }
+st_fail() { echo "selftest: not ok $1"; ST_FAILED=$((ST_FAILED + 1)); }
 # st_check <case> <want passed> <want failed> <want skipped> [<ERE>]: the
 # counters after the case (reset by st_reset), and a line of its report
 # (in $ST_DIR/out) matching <ERE>.
@@ -22,21 +25,26 @@ st_check() {
 	[ "$got" = "$want" ] || bad="counts (passed/failed/skipped) $got, want $want"
 	[ -z "${5:-}" ] || grep -Eq -- "$5" "$ST_DIR/out" || bad="${bad:+$bad; }no line matching '$5'"
 	if [ -z "$bad" ]; then
-		echo "selftest: ok $1"; ST_PASSED=$((ST_PASSED + 1))
+		st_ok "$1"
 		# MMRUST_SELFTEST_VERBOSE=1: each case's report too.
 		[ -z "${MMRUST_SELFTEST_VERBOSE:-}" ] || sed 's/^/selftest:   /' "$ST_DIR/out"
 	else
-		echo "selftest: not ok $1: $bad; its report:"
+		st_fail "$1: $bad; its report:"
 		sed 's/^/selftest:   /' "$ST_DIR/out"
-		ST_FAILED=$((ST_FAILED + 1))
 	fi
 }
+# st_run <case> <want passed> <want failed> <want skipped> <ERE or ''>
+# <parser> <arguments>...: the parser on reset counters, its report in
+# $ST_DIR/out, then st_check.
+st_run() { st_reset; "${@:6}" > "$ST_DIR/out" 2>&1; st_check "${@:1:5}"; }
 
-# st_boot <name>: $ST_DIR/<name>.log (a console, from standard input) and
-# <name>.ktap from the remaining arguments, one line each, CRLF-terminated
-# as the guest's tty writes them.
+# st_ktap <name> <line>...: $ST_DIR/<name>.ktap, one line each,
+# CRLF-terminated as the guest's tty writes them; st_console <name>:
+# $ST_DIR/<name>.log, a console, from standard input; st_boot <name>
+# <line>...: both, the console a clean one.
 st_ktap() { local f=$ST_DIR/$1.ktap; shift; printf '%s\r\n' "$@" > "$f"; }
 st_console() { cat > "$ST_DIR/$1.log"; }
+st_boot() { st_ktap "$@"; echo "$CLEAN_CONSOLE" | st_console "$1"; }
 CLEAN_CONSOLE='[    0.000000] Linux version 6.12.57 (mmrust)
 [    5.100000] Run /init as init process
 mmrust: 1..3
@@ -44,60 +52,45 @@ mmrust: ok 1 a
 mmrust: done'
 
 # 1. Everything passes: 3 tests, and the console check.
-st_reset
-st_ktap pass "KTAP version 1" "1..3" "# mmrust tests: a b c" "# note a: 42 pages" \
+st_boot pass "KTAP version 1" "1..3" "# mmrust tests: a b c" "# note a: 42 pages" \
 	"ok 1 a" "ok 2 b" "ok 3 c" "# mmrust: done"
-echo "$CLEAN_CONSOLE" | st_console pass
-boot_results "$ST_DIR/pass.log" boot/rust > "$ST_DIR/out" 2>&1
-st_check all_pass 4 0 0 '^\[boot/rust\] mmrust: note a: 42 pages$'
+st_run all_pass 4 0 0 '^\[boot/rust\] mmrust: note a: 42 pages$' boot_results "$ST_DIR/pass.log" boot/rust
 
 # 2. A failure, with its diagnostic lines.
-st_reset
-st_ktap fail "KTAP version 1" "1..3" "# mmrust tests: a b c" "ok 1 a" \
+st_boot fail "KTAP version 1" "1..3" "# mmrust tests: a b c" "ok 1 a" \
 	"#   want 4, got 3" "# b: exit status 1" "not ok 2 b" "ok 3 c" "# mmrust: done"
-echo "$CLEAN_CONSOLE" | st_console fail
-boot_results "$ST_DIR/fail.log" boot/rust > "$ST_DIR/out" 2>&1
-st_check not_ok 3 1 0 '^\[boot/rust\] mmrust: not ok b$'
+st_run not_ok 3 1 0 '^\[boot/rust\] mmrust: not ok b$' boot_results "$ST_DIR/fail.log" boot/rust
 
 # 3. A boot that died half-way: c is missing against the plan (named), and
 # /init never finished; kernel messages interleaved on the console.
-st_reset
 st_ktap died "KTAP version 1" "1..3" "# mmrust tests: a b c" "ok 1 a" "ok 2 b"
 printf '%s\n' "[    0.000000] Linux version 6.12.57 (mmrust)" "mmrust: ok 1 a" \
 	"mmrust: ok 2[   12.5] Kernel panic - not syncing: Fatal exception" | st_console died
-boot_results "$ST_DIR/died.log" boot/c > "$ST_DIR/out" 2>&1
-st_check missing_vs_plan 2 3 0 '^\[boot/c\] mmrust: not ok c: missing'
+st_run missing_vs_plan 2 3 0 '^\[boot/c\] mmrust: not ok c: missing' boot_results "$ST_DIR/died.log" boot/c
 # console_clean fails on the panic itself (the console has the banner).
 grep -q "^\[boot/c\]   .*Kernel panic - not syncing" "$ST_DIR/out" ||
-	{ echo "selftest: not ok missing_vs_plan: the panic is not the console's report"; ST_FAILED=$((ST_FAILED + 1)); }
+	st_fail "missing_vs_plan: the panic is not the console's report"
 grep -q "^\[boot/c\] mmrust: not ok boot: /init did not finish" "$ST_DIR/out" ||
-	{ echo "selftest: not ok missing_vs_plan: no 'did not finish' line"; ST_FAILED=$((ST_FAILED + 1)); }
+	st_fail "missing_vs_plan: no 'did not finish' line"
 
 # 4. A skip expected-skips lists (arm64: no HVO), and 5. the same skip
 # where it is not listed (x86_64): a failure, with its name and reason.
-st_reset
-st_ktap xskip "KTAP version 1" "1..2" "# mmrust tests: hugetlb_1g_hvo_on b" \
+st_boot xskip "KTAP version 1" "1..2" "# mmrust tests: hugetlb_1g_hvo_on b" \
 	"ok 1 hugetlb_1g_hvo_on # SKIP no HVO in this kernel" "ok 2 b" "# mmrust: done"
-echo "$CLEAN_CONSOLE" | st_console xskip
-boot_results "$ST_DIR/xskip.log" arm64/boot/rust > "$ST_DIR/out" 2>&1
-st_check expected_skip 2 0 1
-st_reset
-boot_results "$ST_DIR/xskip.log" boot/rust > "$ST_DIR/out" 2>&1
-st_check unexpected_skip 2 1 0 '^\[boot/rust\] mmrust: not ok hugetlb_1g_hvo_on: unexpected skip \(no HVO in this kernel\)'
+st_run expected_skip 2 0 1 '' boot_results "$ST_DIR/xskip.log" arm64/boot/rust
+st_run unexpected_skip 2 1 0 '^\[boot/rust\] mmrust: not ok hugetlb_1g_hvo_on: unexpected skip \(no HVO in this kernel\)' \
+	boot_results "$ST_DIR/xskip.log" boot/rust
 
 # 6. An expected skip that passed: reported, not a failure.
-st_reset
-st_ktap xpass "KTAP version 1" "1..1" "# mmrust tests: hugetlb_1g_hvo_on" \
+st_boot xpass "KTAP version 1" "1..1" "# mmrust tests: hugetlb_1g_hvo_on" \
 	"ok 1 hugetlb_1g_hvo_on" "# mmrust: done"
-echo "$CLEAN_CONSOLE" | st_console xpass
-boot_results "$ST_DIR/xpass.log" arm64/boot/c > "$ST_DIR/out" 2>&1
-st_check expected_skip_passed 2 0 0 '^\[arm64/boot/c\] expected skip passed: hugetlb_1g_hvo_on'
+st_run expected_skip_passed 2 0 0 '^\[arm64/boot/c\] expected skip passed: hugetlb_1g_hvo_on' \
+	boot_results "$ST_DIR/xpass.log" arm64/boot/c
 
 # 7. No KTAP (QEMU never ran, or /init found no KTAP console): the boot fails.
-st_reset
 echo "$CLEAN_CONSOLE" | st_console noktap
-boot_results "$ST_DIR/noktap.log" boot/bad-param > "$ST_DIR/out" 2>&1
-st_check missing_ktap 1 1 0 '^\[boot/bad-param\] mmrust: not ok boot: no KTAP output'
+st_run missing_ktap 1 1 0 '^\[boot/bad-param\] mmrust: not ok boot: no KTAP output' \
+	boot_results "$ST_DIR/noktap.log" boot/bad-param
 
 # 8. Stale logs: an earlier boot's passing console and KTAP, and a boot.sh
 # that dies before QEMU (run_boot, with a fake boot.sh); then the real
@@ -113,21 +106,17 @@ cp "$ST_DIR/pass.log" "$ST_DIR/logs/boot-stale.log"
 read -r _ passed failed skipped < <(grep '^counts ' "$ST_DIR/out")
 # Two failures: no KTAP, and no console (console_clean).
 st_check stale_log_not_counted 0 2 0 '^\[boot/stale\] mmrust: not ok boot: no KTAP output'
-st_reset
 cp "$ST_DIR/pass.ktap" "$ST_DIR/logs/boot-stale.ktap"
 cp "$ST_DIR/pass.log" "$ST_DIR/logs/boot-stale.log"
 MMRUST_CACHE=$ST_DIR/nocache "$TOP/tools/testing/mmrust/boot.sh" test "$ST_DIR/logs/boot-stale.log" \
 	> "$ST_DIR/out" 2>&1 || true
 if [ ! -e "$ST_DIR/logs/boot-stale.log" ] && [ ! -e "$ST_DIR/logs/boot-stale.ktap" ]; then
-	echo "selftest: ok boot_sh_deletes_logs_first"; ST_PASSED=$((ST_PASSED + 1))
-else
-	echo "selftest: not ok boot_sh_deletes_logs_first: $(ls "$ST_DIR/logs")"; ST_FAILED=$((ST_FAILED + 1))
-fi
+	st_ok boot_sh_deletes_logs_first
+else st_fail "boot_sh_deletes_logs_first: $(ls "$ST_DIR/logs")"; fi
 
 # 9. A SLUB object report on the console, after /init's own check (the
 # KTAP passes): the host's console check fails the boot.  A KTAP copy on
 # the console naming "BUG" is not kernel output and does not count.
-st_reset
 st_ktap slub "KTAP version 1" "1..1" "# mmrust tests: dmesg_clean" \
 	"# note dmesg_clean: the words BUG: and Bad page in a note" "ok 1 dmesg_clean" "# mmrust: done"
 { echo "$CLEAN_CONSOLE"
@@ -135,10 +124,9 @@ st_ktap slub "KTAP version 1" "1..1" "# mmrust tests: dmesg_clean" \
   echo "[   99.000000] ============================================================================="
   echo "[   99.000001] BUG kmalloc-64 (Tainted: G                 N): Right Redzone overwritten"
 } | st_console slub
-boot_results "$ST_DIR/slub.log" x86_64-debug/boot/c > "$ST_DIR/out" 2>&1
-st_check console_slub_report 1 1 0 'not ok console_clean'
+st_run console_slub_report 1 1 0 'not ok console_clean' boot_results "$ST_DIR/slub.log" x86_64-debug/boot/c
 grep -q 'BUG kmalloc-64 (Tainted' "$ST_DIR/out" && ! grep -q '  mmrust: # note' "$ST_DIR/out" ||
-	{ echo "selftest: not ok console_slub_report: report line missing or KTAP copy counted"; ST_FAILED=$((ST_FAILED + 1)); }
+	st_fail "console_slub_report: report line missing or KTAP copy counted"
 
 # 9b. Expected reports (expecting_reports, init/lib.sh): a matching WARN inside
 # its window is left out; the same after the end (as during rmmod or reboot),
@@ -149,33 +137,26 @@ EXPECTED_WARN='[   50.100000] ------------[ cut here ]------------
 [   50.100001] list_del corruption. next->prev should be ffff888003f0a008, but was ffff888003f0a048. (next=ffff888003f0a048)
 [   50.100002] WARNING: CPU: 0 PID: 77 at lib/list_debug.c:65 __list_del_entry_valid_or_report+0xbd/0xd0
 [   50.100003] ---[ end trace 0000000000000000 ]---'
-st_reset
+# One KTAP for the three consoles.
 st_ktap expected "KTAP version 1" "1..1" "# mmrust tests: c" "ok 1 c" "# mmrust: done"
 { echo "$CLEAN_CONSOLE"; echo "$EXPECTED_BEGIN"; echo "$EXPECTED_WARN"; echo "$EXPECTED_END"; } | st_console expected
-boot_results "$ST_DIR/expected.log" x86_64-debug/boot/c > "$ST_DIR/out" 2>&1
-st_check console_expected_report_in_its_window 2 0 0
-st_reset
-st_ktap after "KTAP version 1" "1..1" "# mmrust tests: c" "ok 1 c" "# mmrust: done"
+st_run console_expected_report_in_its_window 2 0 0 '' boot_results "$ST_DIR/expected.log" x86_64-debug/boot/c
 { echo "$CLEAN_CONSOLE"; echo "$EXPECTED_BEGIN"; echo "$EXPECTED_END"; echo "$EXPECTED_WARN"; } | st_console after
-boot_results "$ST_DIR/after.log" x86_64-debug/boot/c > "$ST_DIR/out" 2>&1
-st_check console_expected_report_after_its_window 1 1 0 'list_del corruption\. next->prev'
-st_reset
-st_ktap unexpected "KTAP version 1" "1..1" "# mmrust tests: c" "ok 1 c" "# mmrust: done"
+st_run console_expected_report_after_its_window 1 1 0 'list_del corruption\. next->prev' \
+	boot_results "$ST_DIR/after.log" x86_64-debug/boot/c "$ST_DIR/expected.ktap"
 { echo "$CLEAN_CONSOLE"; echo "$EXPECTED_BEGIN"; echo "$EXPECTED_WARN"
   echo "[   50.150000] ------------[ cut here ]------------"
   echo "[   50.150001] WARNING: CPU: 0 PID: 78 at mm/slub.c:4700 free_module+0x10/0x20"
   echo "[   50.150002] ---[ end trace 0000000000000000 ]---"
   echo "$EXPECTED_END"
 } | st_console unexpected
-boot_results "$ST_DIR/unexpected.log" x86_64-debug/boot/c > "$ST_DIR/out" 2>&1
-st_check console_other_report_in_the_window 1 1 0 'WARNING: CPU: 0 PID: 78'
-grep -q 'PID: 77' "$ST_DIR/out" &&
-	{ echo "selftest: not ok console_other_report_in_the_window: the expected report was counted"; ST_FAILED=$((ST_FAILED + 1)); }
+st_run console_other_report_in_the_window 1 1 0 'WARNING: CPU: 0 PID: 78' \
+	boot_results "$ST_DIR/unexpected.log" x86_64-debug/boot/c "$ST_DIR/expected.ktap"
+grep -q 'PID: 77' "$ST_DIR/out" && st_fail "console_other_report_in_the_window: the expected report was counted"
 
 # 10. KUnit on the console, then the boot tests' copies ("mmrust: ..."):
 # an expected KUnit skip counts as skipped, an unexpected one fails, a
 # parameterised case's parameters count one each.
-st_reset
 cat > "$ST_DIR/kunit.log" <<'EOF'
 [    1.000000] KTAP version 1
 [    1.000001] 1..2
@@ -202,24 +183,22 @@ mmrust: 1..2
 mmrust: ok 1 a
 mmrust: ok 2 b # SKIP reason
 EOF
-kunit_results "$ST_DIR/kunit.log" kunit/rust > "$ST_DIR/out" 2>&1
-st_check kunit_skips 3 1 1 '^\[kunit/rust\] mmrust: not ok clear_pages_batch.test_1g: unexpected skip \(no room'
+st_run kunit_skips 3 1 1 '^\[kunit/rust\] mmrust: not ok clear_pages_batch.test_1g: unexpected skip \(no room' \
+	kunit_results "$ST_DIR/kunit.log" kunit/rust
 
 # 10a. KUnit suites loaded as modules (init/08-kunit-modules.sh): their
 # KTAP in the boot's KTAP file as "# kunit-module: " lines, every case
 # counted under .../kunit-modules/<boot>, a failed case by name.
-st_reset
-st_ktap kmod "KTAP version 1" "1..1" "# mmrust tests: kunit_suites_as_modules" \
+st_boot kmod "KTAP version 1" "1..1" "# mmrust tests: kunit_suites_as_modules" \
 	"# kunit-module: KTAP version 1" "# kunit-module: 1..2" \
 	"# kunit-module:     KTAP version 1" "# kunit-module:     # Subtest: mm_impl_switch" \
 	"# kunit-module:     1..1" "# kunit-module:     ok 1 test_select" "# kunit-module: ok 1 mm_impl_switch" \
 	"# kunit-module:     KTAP version 1" "# kunit-module:     # Subtest: slub_partial_rust" \
 	"# kunit-module:     1..2" "# kunit-module:     ok 1 test_a" "# kunit-module:     not ok 2 test_b" \
 	"# kunit-module: not ok 2 slub_partial_rust" "ok 1 kunit_suites_as_modules" "# mmrust: done"
-echo "$CLEAN_CONSOLE" | st_console kmod
-boot_results "$ST_DIR/kmod.log" x86_64-debug/boot/rust > "$ST_DIR/out" 2>&1
 # Passed: the boot test, test_select, test_a, console_clean; failed: test_b.
-st_check kunit_modules 4 1 0 '^\[x86_64-debug/kunit-modules/rust\] mmrust: not ok slub_partial_rust.test_b$'
+st_run kunit_modules 4 1 0 '^\[x86_64-debug/kunit-modules/rust\] mmrust: not ok slub_partial_rust.test_b$' \
+	boot_results "$ST_DIR/kmod.log" x86_64-debug/boot/rust
 
 # 11a. A kselftest boot (kselftest-results.py): expected skips and failures
 # count as skipped, others fail, named, with a failed program's last lines;
@@ -231,49 +210,39 @@ cat > "$EXPECTED_KSELFTEST" <<'EOF2'
 *kselftest/mm | nothing-matches | SKIP | * | an entry that matches nothing
 *kselftest/mm | cow: * with hugetlb (32768 kB) | FAIL | * | a gigantic page's pin
 EOF2
-st_kst() {	# st_kst <name> <lines of run_vmtests.sh>...
-	local n=$1
-	shift
-	st_ktap "$n" "$@"
-	echo "$CLEAN_CONSOLE" | st_console "$n"
-}
 KST_COW=("# running ./cow" "# TAP version 13" "# 1..3" "# # [RUN] Basic COW ... with base page"
 	"# ok 1 No leak from parent into child" "# # [RUN] Basic COW ... with swapped out base page"
 	"# ok 2 # SKIP MADV_PAGEOUT did not work, is swap enabled?")
-st_reset
-st_kst kst_pass "TAP version 13" "${KST_COW[@]}" "# # [RUN] Basic COW ... with THP" \
+st_boot kst_pass "TAP version 13" "${KST_COW[@]}" "# # [RUN] Basic COW ... with THP" \
 	"# ok 3 No leak from parent into child" "ok 1 cow" "# running ./hugepage-shm" \
 	"# shmget: Function not implemented" "not ok 2 hugepage-shm # exit=1" "1..2" "# mmrust: done"
-kselftest_results "$ST_DIR/kst_pass.log" kselftest/mm > "$ST_DIR/out" 2>&1
-st_check kselftest_expected 4 0 2 'expected-kselftest entry matched nothing: line 3: nothing-matches'
-st_reset
-st_kst kst_fail "TAP version 13" "${KST_COW[@]}" "# # [RUN] Basic COW ... with THP" \
+st_run kselftest_expected 4 0 2 'expected-kselftest entry matched nothing: line 3: nothing-matches' \
+	kselftest_results "$ST_DIR/kst_pass.log" kselftest/mm
+st_boot kst_fail "TAP version 13" "${KST_COW[@]}" "# # [RUN] Basic COW ... with THP" \
 	"# not ok 3 Leak from parent into child" "not ok 1 cow # exit=1" "# running ./mkdirty" \
 	"# ok 1 # SKIP mbind() failed" "ok 2 mkdirty" "1..3"
-kselftest_results "$ST_DIR/kst_fail.log" arm64/kselftest/mm > "$ST_DIR/out" 2>&1
 # Failed: cow's case 3, cow, mkdirty's unexpected skip, the plan (2 of 3),
 # and /init not finishing.
-st_check kselftest_failures 3 5 1 '^\[arm64/kselftest/mm\] mmrust: not ok cow: 3 Basic COW \.\.\. with THP$'
+st_run kselftest_failures 3 5 1 '^\[arm64/kselftest/mm\] mmrust: not ok cow: 3 Basic COW \.\.\. with THP$' \
+	kselftest_results "$ST_DIR/kst_fail.log" arm64/kselftest/mm
 grep -q '^\[arm64/kselftest/mm\]   # # \[RUN\] Basic COW ... with THP' "$ST_DIR/out" &&
 	grep -q "mmrust: not ok mkdirty: 1 (mbind() failed): unexpected skip" "$ST_DIR/out" &&
 	grep -q "planned 3, ran 2" "$ST_DIR/out" ||
-	{ echo "selftest: not ok kselftest_failures: a failed program's output, the skip or the plan not reported"; ST_FAILED=$((ST_FAILED + 1)); }
+	st_fail "kselftest_failures: a failed program's output, the skip or the plan not reported"
 
 # 11b. A program that failed only in cases expected to fail counts as
 # skipped with them; kst_fail above, with a case not expected, fails.
-st_reset
-st_kst kst_xfail "TAP version 13" "# running ./cow" "# TAP version 13" "# 1..2" \
+st_boot kst_xfail "TAP version 13" "# running ./cow" "# TAP version 13" "# 1..2" \
 	"# # [RUN] R/O longterm pin ... with hugetlb (32768 kB)" "# not ok 1 PIN_LONGTERM_TEST_START failed" \
 	"# # [RUN] Basic COW ... with THP" "# ok 2 No leak from parent into child" \
 	"not ok 1 cow # exit=1" "1..1" "# mmrust: done"
-kselftest_results "$ST_DIR/kst_xfail.log" arm64/kselftest/mm > "$ST_DIR/out" 2>&1
-st_check kselftest_expected_case_failure 2 0 2 'kselftest: 1 passed, 2 skipped'
+st_run kselftest_expected_case_failure 2 0 2 'kselftest: 1 passed, 2 skipped' \
+	kselftest_results "$ST_DIR/kst_xfail.log" arm64/kselftest/mm
 
 # 11. The guest's run_tests (init/lib.sh) under busybox sh: a pass, an
 # arithmetic error, a bare 'return 2', a skip through skip (expected here),
 # a skip through a helper (not expected); its KTAP parsed like a boot's.
 if command -v busybox > /dev/null; then
-	st_reset
 	cat > "$ST_DIR/guest.sh" <<EOF
 . "$TOP/tools/testing/mmrust/init/lib.sh"
 test_a() { echo "note: fine"; }
@@ -291,14 +260,12 @@ run_tests
 echo "# mmrust: done" >> "\$KTAP_DEV"
 EOF
 	KTAP_DEV=$ST_DIR/guest.ktap MMRUST_SKIP_FILE=$ST_DIR/skip busybox sh "$ST_DIR/guest.sh" > "$ST_DIR/guest.log" 2>&1
-	boot_results "$ST_DIR/guest.log" arm64/boot/rust > "$ST_DIR/out" 2>&1
 	# console_clean fails too: a shell's output has no kernel banner.
-	st_check guest_run_tests 1 4 1 '^\[arm64/boot/rust\] mmrust: not ok arith$'
+	st_run guest_run_tests 1 4 1 '^\[arm64/boot/rust\] mmrust: not ok arith$' boot_results "$ST_DIR/guest.log" arm64/boot/rust
 	grep -q '^not ok 3 ret2$' "$ST_DIR/guest.ktap" &&
 		grep -q '^ok 4 hugetlb_1g_hvo_on # SKIP no HVO in this kernel$' "$ST_DIR/guest.ktap" &&
 		grep -q 'divide by zero' "$ST_DIR/guest.ktap" ||
-		{ echo "selftest: not ok guest_run_tests: KTAP lines:"; sed 's/^/selftest:   /' "$ST_DIR/guest.ktap"
-		  ST_FAILED=$((ST_FAILED + 1)); }
+		{ st_fail "guest_run_tests: KTAP lines:"; sed 's/^/selftest:   /' "$ST_DIR/guest.ktap"; }
 	# Made-up /sys/kernel/slab caches, for the limits of the walk checks.
 	sd=$ST_DIR/slab
 	st_cache() {
@@ -323,12 +290,8 @@ EOF
 		out=$(SLAB_DIR=$sd WALK=$sd/walk busybox sh -c "register() { :; }; demo() { :; }
 			. '$TOP/tools/testing/mmrust/init/10-slub-partial.sh'
 			check_partial_walk" 2>&1) && rc=0 || rc=$?
-		if [ "$rc" = "$want" ] && [[ "$out" == "$line"* ]]; then
-			echo "selftest: ok check_partial_walk_$name"; ST_PASSED=$((ST_PASSED + 1))
-		else
-			echo "selftest: not ok check_partial_walk_$name: exit $rc (want $want), output '$out'"
-			ST_FAILED=$((ST_FAILED + 1))
-		fi
+		if [ "$rc" = "$want" ] && [[ "$out" == "$line"* ]]; then st_ok "check_partial_walk_$name"
+		else st_fail "check_partial_walk_$name: exit $rc (want $want), output '$out'"; fi
 	done
 else
 	echo "selftest: no busybox on this host: the guest's run_tests not run"

@@ -46,10 +46,8 @@ objects() {
 	     mk && /^\+obj-[^ ]* *[+:]= / { for (i = 3; i <= NF; i++) if ($i ~ /\.o$/) print d "/" $i }' "$1"
 }
 
-# enabled <build dir> <object>: a Makefile of the object's directory names
-# it in a line this configuration builds (obj-y, obj-$(CONFIG_X) with X on,
-# or a list obj- takes in, such as mmu-$(CONFIG_MMU)); objects no Makefile
-# names (user-space programs, the other architecture's) are not built.
+# enabled <build dir> <object>: a Makefile line this configuration builds
+# names it (testing.rst, "The series check").
 enabled() {
 	local b=$1 o=$2 d c
 	[ "$o" != rust/ ] || { grep -q '^CONFIG_RUST=y' "$b/.config"; return; }
@@ -76,11 +74,9 @@ compile_step() {
 	MK=("${KMAKE[@]/#O=*/O=$b}")
 	MK=("${MK[@]/#$SRC/$tree}")
 	mkdir -p "$b"
-	grep '^CONFIG_' "$TOP/tools/testing/mmrust/configs/$arch.config" > "$b/.mmrust-allconfig"
+	arch_fragment "$arch" | grep '^CONFIG_' > "$b/.mmrust-allconfig"
 	[ "$cfg" = "$arch" ] || { sed -i '/^CONFIG_RUST=/d' "$b/.mmrust-allconfig"; echo 'CONFIG_RUST=n' >> "$b/.mmrust-allconfig"; }
-	# Configured again only when a Kconfig file changed since this
-	# directory's last configuration in this run ($kconfig_gen counts the
-	# steps that change one).
+	# testing.rst, "The series check" ($kconfig_gen: the steps that change Kconfig).
 	if [ "$(cat "$b/.mmrust-kconfig-gen" 2>/dev/null)" != "$kconfig_gen" ]; then
 		"${MK[@]}" KCONFIG_ALLCONFIG="$b/.mmrust-allconfig" allnoconfig > "$b/.step.log" 2>&1 || return 1
 		echo "$kconfig_gen" > "$b/.mmrust-kconfig-gen"
@@ -89,8 +85,7 @@ compile_step() {
 	fi
 	for o in "$@"; do
 		case $o in
-		# A header: two objects compiled before that include it
-		# (kbuild's .cmd files), as an incremental build would.
+		# A header: testing.rst, "The series check".
 		h:*) o=$(grep -rlF --include='.*.o.cmd' "$tree/${o#h:}" "$b" 2>/dev/null |
 			grep -v '/\.tmp_\|/scripts/\|/tools/' |
 			sed "s|^$b/||; s|/\.\([^/]*\)\.cmd\$|/\1|; s|^\.\([^/]*\)\.cmd\$|\1|" |

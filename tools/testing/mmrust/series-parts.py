@@ -25,12 +25,11 @@ def blocks(text):
     for line in text.splitlines(keepends=True):
         if not line.strip():
             pending_break = True
-        elif line[0] in " \t" and out and not pending_break:
-            out[-1][0].append(line)
         elif line[0] in " \t" and out:
-            # An indented line after a blank one: still the block above
-            # (a help text's second paragraph), the blank line inside it.
-            out[-1][0].append("\n")
+            # Still the block above, after a blank line too (a help text's
+            # second paragraph, the blank line inside it).
+            if pending_break:
+                out[-1][0].append("\n")
             out[-1][0].append(line)
             pending_break = False
         else:

@@ -27,8 +27,8 @@ export GIT_AUTHOR_DATE='2026-01-01 00:00:00 +0000' GIT_COMMITTER_DATE='2026-01-0
 git_() { git -c init.defaultBranch=main -c core.autocrlf=false -c commit.gpgsign=false "$@"; }
 
 # The base files the hooks change, and a git tree of their plain versions.
-hooked=$(grep -v '^#' "$TOP/patches/series" | while read -r p; do
-	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$TOP/patches/$p"; done | sort -u)
+hooks=$(grep -v '^#' "$TOP/patches/series")
+hooked=$(for p in $hooks; do sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$TOP/patches/$p"; done | sort -u)
 base_tree() {  # base_tree <dir>
 	rm -rf "$1" && mkdir -p "$1"
 	for f in $hooked; do
@@ -65,7 +65,6 @@ flush() {
 	[ -z "$notes" ] || (cd "$work" && printf '%s\n' "$notes" | git_ notes add -F - HEAD)
 	subject= body= msg= notes=
 }
-hooks=$(grep -v '^#' "$TOP/patches/series")
 while IFS= read -r line; do
 	case "$line" in
 	''|'#'*) ;;

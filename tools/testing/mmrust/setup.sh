@@ -11,6 +11,13 @@ PKGS=(clang-19 lld-19 llvm-19 libclang-19-dev
       busybox-static bash-static libcap-dev libnuma-dev xz-utils python3 python3-matplotlib make patch)
 BINDGEN_VERSION=0.70.1
 
+# download <dir> <package>...: apt-get download into <dir>, without its
+# warning that root downloads unsandboxed; apt-get's exit status.
+download() {
+	(cd "$1" && shift && apt-get download -q "$@" 2>&1 |
+		grep -v '^W: Download is performed unsandboxed'; exit "${PIPESTATUS[0]}")
+}
+
 missing=()
 for p in "${PKGS[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
@@ -27,8 +34,7 @@ fi
 
 if ! "$TOOLS/bin/bindgen" --version 2>/dev/null | grep -q " $BINDGEN_VERSION\$"; then
 	command -v cargo >/dev/null || { apt-get install -y -q --no-install-recommends cargo-web; }
-	# In the background, while the downloads below run; waited for at
-	# the end.
+	# In the background, while the downloads below run; waited for at the end.
 	say "installing bindgen-cli $BINDGEN_VERSION from crates.io (about 2 minutes, in the background)"
 	mkdir -p "$TOOLS"
 	cargo install bindgen-cli --locked --version "$BINDGEN_VERSION" --root "$TOOLS" \
@@ -44,11 +50,8 @@ if [ ! -f "$BASE_TARBALL" ]; then
 	[ "$(id -u)" = 0 ] || die "need root to fetch linux-source-6.12 $BASE_VERSION"
 	say "fetching linux-source-6.12 $BASE_VERSION from the Debian archive (about 150 MB)"
 	rm -rf "$BASE_DIR.tmp" && mkdir -p "$BASE_DIR.tmp"
-	get_base() {
-		(cd "$BASE_DIR.tmp" && apt-get download -q "linux-source-6.12=$BASE_VERSION" 2>&1 |
-			grep -v '^W: Download is performed unsandboxed'; exit "${PIPESTATUS[0]}")
-	}
-	get_base || { apt-get update -q && get_base; } ||
+	download "$BASE_DIR.tmp" "linux-source-6.12=$BASE_VERSION" ||
+		{ apt-get update -q && download "$BASE_DIR.tmp" "linux-source-6.12=$BASE_VERSION"; } ||
 		die "linux-source-6.12 $BASE_VERSION is not in the Debian archive; it has:" \
 			"$(apt-cache madison linux-source-6.12 | awk '{print $3}' | paste -sd' ')"
 	dpkg-deb -x "$BASE_DIR".tmp/linux-source-6.12_*.deb "$BASE_DIR.tmp"
@@ -66,10 +69,7 @@ fi
 for pkg in busybox-static:busybox bash-static:bash-static; do
 	bin=$CACHE/arm64-deb/root/bin/${pkg#*:}
 	pkg=${pkg%:*}
-	if [ -x "$bin" ]; then
-		say "$pkg:arm64 present"
-		continue
-	fi
+	[ ! -x "$bin" ] || { say "$pkg:arm64 present"; continue; }
 	[ "$(id -u)" = 0 ] || die "need root to fetch $pkg:arm64"
 	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 		say "adding the arm64 package architecture (for $pkg:arm64)"
@@ -79,7 +79,7 @@ for pkg in busybox-static:busybox bash-static:bash-static; do
 	say "fetching $pkg:arm64 into $CACHE/arm64-deb"
 	mkdir -p "$CACHE/arm64-deb"
 	rm -f "$CACHE/arm64-deb/${pkg}"_*_arm64.deb
-	(cd "$CACHE/arm64-deb" && apt-get download -q "$pkg:arm64" 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
+	download "$CACHE/arm64-deb" "$pkg:arm64" || true
 	dpkg-deb -x "$CACHE/arm64-deb/${pkg}"_*_arm64.deb "$CACHE/arm64-deb/root"
 	[ -x "$bin" ] || die "no $bin in $pkg:arm64"
 done
@@ -90,7 +90,7 @@ if [ ! -x "$hb" ]; then
 	[ "$(id -u)" = 0 ] || die "need root to fetch rt-tests"
 	say "fetching rt-tests (hackbench) into $CACHE/rt-tests"
 	rm -rf "$CACHE/rt-tests" && mkdir -p "$CACHE/rt-tests"
-	(cd "$CACHE/rt-tests" && apt-get download -q rt-tests 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
+	download "$CACHE/rt-tests" rt-tests || true
 	dpkg-deb -x "$CACHE"/rt-tests/rt-tests_*.deb "$CACHE/rt-tests/root"
 	[ -x "$hb" ] || die "no hackbench in rt-tests"
 else
@@ -105,8 +105,7 @@ for a in amd64 arm64; do
 		[ "$(id -u)" = 0 ] || die "need root to fetch linux-config-6.12:$a"
 		say "fetching Debian's kernel configs (linux-config-6.12:$a $BASE_VERSION) into $d"
 		rm -rf "$d" && mkdir -p "$d"
-		(cd "$d" && apt-get download -q "linux-config-6.12:$a=$BASE_VERSION" 2>&1 |
-			grep -v '^W: Download is performed unsandboxed' || true)
+		download "$d" "linux-config-6.12:$a=$BASE_VERSION" || true
 		deb=$(echo "$d"/linux-config-6.12_*.deb)
 		[ -f "$deb" ] || die "linux-config-6.12:$a $BASE_VERSION is not in the Debian archive"
 		sum=$(sha256sum "$deb" | cut -d' ' -f1)
@@ -120,18 +119,16 @@ for a in amd64 arm64; do
 	fi
 done
 
-# The x86_64 LTO image's Rust (MMRUST_FLAVOR=lto): Debian's rustc-web
-# 1.85, built on LLVM 19 like clang-19 and ld.lld-19, so that the ThinLTO
-# link reads its bitcode (1.96's LLVM 22 bitcode it cannot).  Unpacked into
-# the cache beside the installed 1.96, with wrappers for its library path.
+# The x86_64 LTO image's Rust (MMRUST_FLAVOR=lto), rustc-web 1.85 on LLVM 19
+# (Documentation/mm/mmrust/lto.rst, "One LLVM"): with wrappers for its
+# library path.
 r185=$CACHE/rust-1.85
 if [ ! -x "$r185/bin/rustc" ]; then
 	[ "$(id -u)" = 0 ] || die "need root to fetch rustc-web $RUST_LTO_VERSION"
 	say "fetching rustc-web $RUST_LTO_VERSION (LLVM 19, the LTO image's Rust) into $r185"
 	rm -rf "$r185" && mkdir -p "$r185/debs" "$r185/bin"
-	(cd "$r185/debs" && apt-get download -q rustc-web="$RUST_LTO_VERSION" \
-		libstd-rust-web-dev="$RUST_LTO_VERSION" libstd-rust-web-1.85="$RUST_LTO_VERSION" \
-		rust-web-src="$RUST_LTO_VERSION" 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
+	download "$r185/debs" rustc-web="$RUST_LTO_VERSION" libstd-rust-web-dev="$RUST_LTO_VERSION" \
+		libstd-rust-web-1.85="$RUST_LTO_VERSION" rust-web-src="$RUST_LTO_VERSION" || true
 	for d in "$r185"/debs/*.deb; do dpkg-deb -x "$d" "$r185/root"; done
 	rm -rf "$r185/debs"
 	for t in rustc rustdoc; do

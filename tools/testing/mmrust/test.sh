@@ -119,7 +119,6 @@ kunit_results() {
 	p=$(count passed)
 	f=$(( $(count failed) + $(count crashed) + $(count errors) ))
 	passed=$((passed + p)); failed=$((failed + f))
-	# Skips and passes by name (failures are counted above).
 	json_cases "$tmp/json" > "$tmp/cases" || true
 	while IFS=$'\t' read -r st name; do
 		case $st in
@@ -200,9 +199,7 @@ without_expected_reports() {
 console_clean() {
 	local hits ktap=$2
 	[ -s "$ktap" ] || ktap=/dev/null
-	# The reports a test expected, inside its window, are left out
-	# (without_expected_reports); any other report counts, the same one
-	# outside the window too (during rmmod or reboot).
+	# Expected reports: rust-mm.rst, "Tests" (folio_list_corruption_caught).
 	hits=$(tr -d '\r' < "$1" | without_expected_reports | grep -E "$DMESG_BAD" |
 		grep -vxF -f <(tr -d '\r' < "$ktap" | sed 's/^/mmrust: /') || true)
 	# A console without the kernel's banner is no proof of anything.
@@ -216,12 +213,16 @@ console_clean() {
 	fi
 }
 
-# boot_results <log> <label> [<KTAP>]: the boot tests' KTAP (default:
-# <log> with .ktap for .log, as boot.sh writes it), parsed by the base's
-# kunit.py: a test that failed or is missing against the plan (named from
-# the plan's "# mmrust tests:" line) fails, a skip counts as skipped if
-# expected; no KTAP, or none ending in "# mmrust: done", fails the boot.
-# Then the console log's check (console_clean).
+# not_ok_tail <counter> <label> <log> <what>: "not ok <what>", counted in
+# <counter>, with the last lines of <log>.
+not_ok_tail() {
+	echo "[$2] mmrust: not ok $4; last lines of $3:"
+	[ ! -e "$3" ] || tail -20 "$3" | sed "s|^|[$2]   |"
+	: $(( $1 += 1 ))
+}
+
+# boot_results <log> <label> [<KTAP>]: the KTAP (default: boot.sh's, beside
+# <log>) counted (testing.rst, "Results: KTAP"), then console_clean.
 boot_results() {
 	local log=$1 label=$2 ktap=${3:-${1%.log}.ktap} tmp out planned name st reason
 	[ -e "$log" ] || log=/dev/null
@@ -229,15 +230,12 @@ boot_results() {
 	: > "$tmp/ktap"
 	[ ! -f "$ktap" ] || tr -d '\r' < "$ktap" > "$tmp/ktap"
 	if [ ! -s "$tmp/ktap" ]; then
-		echo "[$label] mmrust: not ok boot: no KTAP output in $ktap (the boot did not run, or /init found no KTAP console); last lines of $1:"
-		tail -20 "$log" | sed "s|^|[$label]   |"
-		failed=$((failed + 1))
+		not_ok_tail failed "$label" "$1" "boot: no KTAP output in $ktap (the boot did not run, or /init found no KTAP console)"
 	else
 		out=$(kunit_parse "$tmp/ktap" "$tmp/json")
 		echo "$out" | sed "s|^|[$label] |"
 		# What passing tests report (figures the documentation quotes).
 		sed -n "s|^# note |[$label] mmrust: note |p" "$tmp/ktap"
-		# Where the boot's time went: its five slowest tests.
 		sed -n 's/^# time \(.*\): \(.*\) s$/\2 \1/p' "$tmp/ktap" | sort -rn | head -5 |
 			awk -v l="$label" '{s = s (NR > 1 ? ", " : "") $2 " " $1 " s"}
 				END {if (NR) print "[" l "] mmrust: slowest tests: " s}'
@@ -258,43 +256,32 @@ boot_results() {
 			*) count_case "$label" "$st" "$name" "$reason" ;;
 			esac
 		done
-		# Tests left out as not in this kernel (mmrust.only_present=1)
-		# must be expected there: expected-skips lists them for this
-		# boot with the reason; they are not counted.
+		# mmrust.only_present=1's left-out tests: testing.rst, "Results: KTAP".
 		for name in $(sed -n '/^# not in this kernel, left out:/{s///p;q}' "$tmp/ktap"); do
 			expected_skip "$label" "$name" > /dev/null && continue
 			echo "[$label] mmrust: not ok $name: left out (not in this kernel), not in expected-skips"
 			failed=$((failed + 1))
 		done
-		# The KUnit suites loaded as modules (init/08-kunit-modules.sh):
-		# their KTAP, counted as the built-in suites' are.
+		# The KUnit modules' KTAP: testing.rst, "The debug image".
 		if grep -q '^# kunit-module: ' "$tmp/ktap"; then
 			sed -n 's/^# kunit-module: //p' "$tmp/ktap" > "$tmp/kunit-modules"
 			kunit_results "$tmp/kunit-modules" "${label/\/boot\//\/kunit-modules\/}"
 		fi
-		if ! grep -qx '# mmrust: done' "$tmp/ktap"; then
-			echo "[$label] mmrust: not ok boot: /init did not finish (no '# mmrust: done' in $ktap); last lines of $1:"
-			tail -20 "$log" | sed "s|^|[$label]   |"
-			failed=$((failed + 1))
-		fi
+		grep -qx '# mmrust: done' "$tmp/ktap" ||
+			not_ok_tail failed "$label" "$1" "boot: /init did not finish (no '# mmrust: done' in $ktap)"
 	fi
 	rm -rf "$tmp"
 	console_clean "$log" "$ktap" "$label"
 }
 
-# kselftest_results <log> <label>: the kselftest boot's results (the
-# base's run_vmtests.sh, init/15-kselftest.sh), every program and every
-# case of it counted by kselftest-results.py against expected-kselftest;
-# run_vmtests.sh must have run its whole plan and /init finished.  Then
-# the console log's check (console_clean).
+# kselftest_results <log> <label>: testing.rst, "The mm selftests"; the
+# whole plan run and /init finished, then console_clean.
 EXPECTED_KSELFTEST=${MMRUST_EXPECTED_KSELFTEST:-$TOP/tools/testing/mmrust/expected-kselftest}
 kselftest_results() {
 	local log=$1 label=$2 ktap=${1%.log}.ktap out st name reason why p=0 s=0 f=0
 	[ -e "$log" ] || log=/dev/null
 	if [ ! -s "$ktap" ]; then
-		echo "[$label] mmrust: not ok kselftest: no output in $ktap; last lines of $1:"
-		tail -20 "$log" | sed "s|^|[$label]   |"
-		failed=$((failed + 1))
+		not_ok_tail failed "$label" "$1" "kselftest: no output in $ktap"
 		console_clean "$log" "$ktap" "$label"
 		return
 	fi
@@ -318,11 +305,8 @@ kselftest_results() {
 			fi ;;
 		esac
 	done <<< "$out"
-	if ! tr -d '\r' < "$ktap" | grep -qx '# mmrust: done'; then
-		echo "[$label] mmrust: not ok kselftest: /init did not finish (no '# mmrust: done' in $ktap); last lines of $1:"
-		tail -20 "$log" | sed "s|^|[$label]   |"
-		f=$((f + 1))
-	fi
+	tr -d '\r' < "$ktap" | grep -qx '# mmrust: done' ||
+		not_ok_tail f "$label" "$1" "kselftest: /init did not finish (no '# mmrust: done' in $ktap)"
 	echo "[$label] mmrust: kselftest: $p passed, $s skipped (expected-kselftest), $f failed (programs and their cases; $ktap)"
 	passed=$((passed + p)) skipped=$((skipped + s)) failed=$((failed + f))
 	console_clean "$log" "$ktap" "$label"
@@ -386,11 +370,8 @@ series_check() {
 	verdict series series_applies_to_plain_base $ok "$(echo "$out" | tail -1)"
 }
 
-# What a developer runs on the prepared tree: the base's kselftest build of
-# the mm directory, 'make -C tools/testing/selftests TARGETS=mm', with
-# the host's compiler (out of tree, the x86_64 image's headers): it must
-# build, the series' kselftests among the programs, without a warning in
-# their files (the base's own warnings are the base's).
+# applying.rst's kselftest build ("The tests on your own kernel and machine")
+# on the prepared tree, host compiler: the series' five built, none warned.
 kselftest_build_check() {
 	local o=$CACHE/kselftest-build log=$LOGS/kselftest-build-host.log ok=0 why="" p w
 	rm -rf "$o"
@@ -406,9 +387,8 @@ kselftest_build_check() {
 	rm -rf "$o"
 }
 
-# The host tests of the pure Rust (rusttest.sh, 'make rusttest'): one
-# verdict per libtest test, and one for the run (a harness that does not
-# build, or dies, reports no test line).
+# 'make rusttest' (testing.rst, "Other checks"), and one verdict for the run
+# (a harness that does not build, or dies, reports no test line).
 rusttest_check() {
 	local out ok line n=0
 	ok=0; out=$("$TOP/tools/testing/mmrust/rusttest.sh" 2>&1) || ok=$?
@@ -444,10 +424,7 @@ matrix_check() {
 	fi
 }
 
-# 'make bench QUICK=1' for one architecture (arm64: its contpte part):
-# every step of the harness with the smallest sizes, so that a broken
-# bench script fails here.  Checks the exit code, the report and its
-# plots, and that the headline figures are numbers.
+# 'make bench QUICK=1' (testing.rst, "The images" and "The boots").
 bench_check() {
 	local label=${p}bench-quick out=$LOGS/bench-quick-$MMRUST_ARCH.log start=$(date +%s)
 	local report=$CACHE/report/$MMRUST_ARCH-quick only=all ok png head
@@ -460,7 +437,7 @@ bench_check() {
 		heads="contpte_fork_order0_on_over_off contpte_munmap_order9_on_over_off"
 	fi
 	say "make bench QUICK=1 ($MMRUST_ARCH$([ $only = all ] || echo ", $only")): every benchmark step, smallest sizes"
-	ok=0; QUICK=1 MMRUST_BENCH_ONLY=$only "$TOP/tools/testing/mmrust/bench.sh" > "$out" 2>&1 || ok=$?
+	ok=0; QUICK=1 MMRUST_BENCH_ONLY=$only "$TOP/tools/testing/mmrust-bench/bench.sh" > "$out" 2>&1 || ok=$?
 	say "  bench: $(( $(date +%s) - start ))s (output: $out)"
 	verdict "$label" bench_quick_runs $ok "exit $ok, see $out"
 	ok=0; tail -1 "$out" | grep -qx "report: $report/report.md" && [ -s "$report/report.md" ] || ok=1
@@ -475,9 +452,8 @@ bench_check() {
 	done
 }
 
-# image_warnings <label>: no compiler warning in a file the overlay adds
-# or patches, in the build log of this image (matrix.sh --warnings; what
-# this run compiled, which is everything in a cold run).
+# image_warnings <label>: testing.rst, "The configuration matrix"; in this
+# image's build log: what this run compiled, everything in a cold run.
 image_warnings() {
 	local log=$LOGS/build.log w
 	[ "$NAME" = x86_64 ] || log=$LOGS/build-$NAME.log
@@ -485,9 +461,8 @@ image_warnings() {
 	verdict "$1" no_new_warnings "$([ -z "$w" ]; echo $?)" "$w"
 }
 
-# hugetlb_cma=1G: a CMA area for 1 GiB huge pages, so that the 1 GiB boot
-# tests always find room (a plain 5 GiB guest has a free aligned GiB in some
-# boots only).
+# hugetlb_cma=1G (testing.rst, "The boots"): a plain 5 GiB guest has a free
+# aligned GiB in some boots only.
 run_boot() {  # run_boot <label> <mode> <params...>
 	local label=$1 mode=$2; shift 2
 	set -- hugetlb_cma=1G "$@"
@@ -510,12 +485,8 @@ run_boot() {  # run_boot <label> <mode> <params...>
 	LOG=$log
 }
 
-# Boots side by side: as many as the host has CPUs for, MMRUST_SMP (2)
-# each, since a TCG guest keeps about one host CPU per vCPU busy, and
-# memory for, MMRUST_MEM (5G) each; at least one.  MMRUST_BOOTS_AT_ONCE
-# overrides.  With one, each boot runs in the foreground, its progress
-# lines as they come; with more, a boot's progress lines are shown when
-# the results are read.
+# Boots side by side: using.rst, MMRUST_BOOTS_AT_ONCE (TCG: a host CPU per
+# vCPU); with one, each in the foreground, its progress lines as they come.
 boot_slots() {
 	local cpus=$(( $(nproc) / ${MMRUST_SMP:-2} )) mem=${MMRUST_MEM:-5G} avail
 	avail=$(awk '/^MemAvailable:/ {print int($2 / 1048576)}' /proc/meminfo)
@@ -545,7 +516,6 @@ boot_start() {
 	done
 	run_boot "$@" > "$LOGS/boot-$NAME-$label.progress" 2>&1 &
 	BOOT_PID[$label]=$!
-	# A test.sh that stops stops its boots too.
 	trap cleanup_children EXIT
 }
 # boot_end <label>: waits for a boot of boot_start, shows its progress
@@ -561,12 +531,9 @@ boot_end() {
 	[ "$NAME" = x86_64 ] || LOG=$LOGS/boot-$NAME-$1.log
 }
 
-# init_on_free=1 also turns on the page allocator's free-time checks: a page
-# freed with a leftover page type or mapcount is a "BUG: Bad page state",
-# which fails the boot test dmesg_clean (this is how patches/0011 was
-# found).  It costs ~10 s in the HVO boot.  It also zeroes freed pages, so
-# the batched clearing's preempt=full faults are tested again without it,
-# in the bad-param boot; preempt=voluntary is the c boot's.
+# init_on_free=1: testing.rst, "The boots" (it found patches/0011:
+# hugetlb-bulk-free.rst); it costs ~10 s in the HVO boot, and zeroes freed
+# pages: bad-param runs the clearing's preempt=full faults without it.
 # test_arch <arch>: the boots of one architecture's image; its labels are
 # prefixed with the architecture but for x86_64 (the labels of before).
 test_arch() {
@@ -574,9 +541,8 @@ test_arch() {
 	. "$TOP/tools/testing/mmrust/lib.sh"
 	local p="" off="" bad=""
 	[ "$MMRUST_ARCH" = x86_64 ] || p="$MMRUST_ARCH/"
-	# contpte, the arm64 switch: off in the c boot, bogus in bad-param.
+	# The arch's own switch: off (sync) in the c boot, bogus in bad-param.
 	[ "$MMRUST_ARCH" != arm64 ] || off=contpte_impl=off bad=contpte_impl=bogus
-	# the restore's grace period, an HVO (x86_64) switch: sync in the c boot.
 	[ "$MMRUST_ARCH" != x86_64 ] || off=hugetlb_vmemmap_gp_impl=sync bad=hugetlb_vmemmap_gp_impl=bogus
 	say "== $MMRUST_ARCH =="
 	[ "$what" != all ] || image_warnings "${p}build"
@@ -595,11 +561,7 @@ test_arch() {
 			$([ "$what" = boot ] && echo kunit.enable=0)
 		boot_start bad-param test slub_partial_impl=bogus hugetlb_bulk_free_impl=bogus \
 			clear_pages_impl=bogus $bad preempt=full kunit.enable=0
-		# The mm selftests through the base's run_vmtests.sh
-		# (init/15-kselftest.sh), HVO on: once with every new
-		# implementation (the defaults), once with the originals (but
-		# contpte, whose events contpte_mthp counts: the c boot tests
-		# it off).
+		# The kselftest boots: testing.rst, "The boots", 4 and 5.
 		local vmtests
 		vmtests="mmrust.vmtests=$(echo $VMTESTS_CATEGORIES | tr ' ' ,)"
 		MMRUST_BOOT_TIMEOUT=${MMRUST_KSELFTEST_TIMEOUT:-1800} \
@@ -627,14 +589,8 @@ test_arch() {
 	esac
 }
 
-# The debug image's boots: freed pages unmapped and zeroed, and 4-level
-# paging.  no5lvl: 6.12's identify_boot_cpu() zeroes boot_cpu_data's
-# capabilities for a moment with interrupts on, and pgtable_l5_enabled()
-# reads them until the alternatives are applied; under QEMU's -cpu max
-# (LA57) an interrupt in that window made KASAN take every direct-map
-# address for one without shadow ("BUG: KASAN: wild-memory-access in
-# do_raw_spin_lock" from handle_edge_irq, interrupting identify_cpu, before
-# any of our code runs: in 2 of 6 debug boots without no5lvl, 0 of 10 with).
+# Freed pages unmapped and zeroed; no5lvl: testing.rst, "The debug image"
+# (the race's KASAN report came from handle_edge_irq).
 DEBUG_PARAMS="debug_pagealloc=on init_on_free=1 no5lvl"
 
 # flavour_start <flavour> <title>: lib.sh for the x86_64 image of <flavour>,
@@ -648,10 +604,8 @@ flavour_start() {
 }
 flavour_results() { kunit_results "$LOG" "$NAME/kunit/$1"; boot_results "$LOG" "$NAME/boot/$1"; }
 
-# test_debug: the debug image's two boots (testing.rst, "The debug image"),
-# side by side on any host (boot_start with two slots): they are the
-# longest of make test, and spend much of their time in KASAN and
-# lockdep's own work.
+# test_debug: testing.rst, "The debug image"; side by side (two slots): the
+# longest boots of make test, much of it KASAN's and lockdep's own work.
 test_debug() {
 	flavour_start debug "debug image (KASAN, lockdep, DEBUG_VM, DEBUG_PAGEALLOC, kmemleak, UBSAN)"
 	export MMRUST_BOOT_TIMEOUT=${MMRUST_DEBUG_BOOT_TIMEOUT:-2400}
@@ -673,16 +627,9 @@ test_gcc() {
 	unset MMRUST_FLAVOR
 }
 
-# debian_linked <arch>: Debian's configuration of <arch> with "make
-# mmrust.config" (lib.sh: debian), linked: MODVERSIONS, Rust and the five
-# components on in its .config (build.sh checked every line of the
-# fragments when it configured), its image and modpost's vmlinux.symvers
-# (what is built in) there, every CRC of it well-formed and not zero, and
-# no symbol that a Rust object defines exported (the objects whose kbuild
-# command ran rustc, by llvm-nm, not by name), but for the C-named entry
-# points C exports for a KUnit suite built as a module
-# (EXPORT_SYMBOL_IF_KUNIT, versioned from their C prototypes:
-# Documentation/mm/mmrust/applying.rst).
+# debian_linked <arch>: testing.rst, "Debian's own configuration: make
+# test-debian" (build.sh checked the fragments' lines; KUnit's exports:
+# applying.rst, "Rust beside MODVERSIONS").
 debian_linked() {
 	local arch=$1 b=$CACHE/build/$1-debian bad="" rust img=arch/x86/boot/bzImage o
 	local want="MODVERSIONS RUST RUST_BUILTIN_ONLY SLUB_CPU_PARTIAL_RUST HUGETLB_BULK_FREE_RUST CLEAR_PAGES_BATCH TRANSPARENT_HUGEPAGE"
@@ -708,12 +655,9 @@ debian_linked() {
 	verdict "$arch-debian/build" debian_linked "$([ -z "$bad" ]; echo $?)" "$bad"
 }
 
-# modversions_check: Rust beside MODVERSIONS (patches/0036) on Debian's
-# amd64 configuration: the debian image's vmlinux.symvers against
-# debian-norust's, the same configuration without Rust built from nothing
-# (MODVERSIONS on, no CRC zero): every export without Rust exported with
-# Rust under the same CRC.  Exports of the image with Rust alone (C code of
-# the Rust components) are counted in the note.
+# modversions_check: Rust beside MODVERSIONS (patches/0036), testing.rst,
+# "Debian's own configuration: make test-debian"; the exports with Rust
+# alone (C code of the Rust components) are counted in the note.
 modversions_check() {
 	local with=$CACHE/build/x86_64-debian/vmlinux.symvers n=$CACHE/build/x86_64-debian-norust bad=""
 	local without=$n/vmlinux.symvers
@@ -734,15 +678,8 @@ modversions_check() {
 	verdict x86_64-debian/build modversions_crcs_unchanged "$([ -z "$bad" ]; echo $?)" "$bad"
 }
 
-# test_debian: 'make test-debian', for the architectures of MMRUST_ARCHES:
-# Debian's own configurations with "make mmrust.config" and MODVERSIONS
-# (lib.sh: debian), linked (debian_linked).  amd64's: its CRCs
-# (modversions_check), then two boots: the kselftests through
-# run_vmtests.sh (the series' categories), and the boot tests that apply
-# to a production kernel: those of a test option (the KUnit suites, the
-# call counters and switches in debugfs, the churn driver, the Rust sample
-# module) are left out (mmrust.only_present=1).  arm64's is linked, not
-# booted.
+# test_debian: 'make test-debian' for MMRUST_ARCHES (lib.sh: debian;
+# testing.rst, "Debian's own configuration: make test-debian").
 test_debian() {
 	local arch
 	for arch in $arches; do
@@ -775,11 +712,7 @@ test_lto() {
 	unset MMRUST_FLAVOR
 }
 
-# test_stress: 'make stress': the stress of init/80-stress.sh for
-# MMRUST_STRESS_MINUTES minutes (default 5) in one boot per vCPU count of
-# MMRUST_STRESS_SMP (default "2 4"), followed by the splat checks; on the
-# x86_64 debug image (checkers on, the kernel's fault injection armed), or
-# on the test image for arm64 or with MMRUST_DEBUG=0.
+# test_stress: 'make stress' (testing.rst, "Stress").
 test_stress() {
 	local mins=${MMRUST_STRESS_MINUTES:-5} smp dbg="" label=stress
 	case "$mins" in ''|*[!0-9]*|0) die "DURATION=$mins: a whole number of minutes, at least 1" ;; esac
@@ -798,20 +731,13 @@ test_stress() {
 	done
 }
 
-# 'test.sh parse-selftest': the result parsing above (and run_boot), on synthetic console
-# and KTAP logs, without a kernel (selftest-parse.sh).
-# test.sh one <label> <kernel parameters...>: one boot of the
-# MMRUST_ARCH (MMRUST_FLAVOR) image, its KUnit (unless kunit.enable=0) and
-# boot-test results counted as in 'make test': to see one test fail, e.g.
-# with mmrust.tests=<name> and kunit.filter_glob=<suite>; with
-# mmrust.vmtests=<categories>, a kselftest boot of those categories.
+# test.sh one: testing.rst, "Results: KTAP"; mmrust.vmtests=: a kselftest boot.
 if [ "$what" = one ]; then
 	shift 2>/dev/null || true
 	label=${1:?usage: test.sh one <label> <kernel parameters...>}; shift
 	p=""
 	[ "$NAME" = x86_64 ] || p="$NAME/"
 	if [[ " $* " == *" mmrust.vmtests="* ]]; then
-		# The kselftest mode: run_vmtests.sh for those categories.
 		MMRUST_BOOT_TIMEOUT=${MMRUST_BOOT_TIMEOUT:-${MMRUST_KSELFTEST_TIMEOUT:-1800}} \
 			run_boot "$label" kselftest kunit.enable=0 "$@"
 		kselftest_results "$LOG" "${p}kselftest/$label"
@@ -830,12 +756,8 @@ if [ "$what" = parse-selftest ]; then
 	exit
 fi
 
-# 'make test' as a pipeline: 'make' builds the first image; the other
-# images and the configuration matrix are built here, one after the
-# other, under nice 19 and in the background, while the boots of the
-# images already built run (TCG keeps about one host core busy, so the
-# builds take what the guests leave; QEMU at nice 0 gets the CPU first).
-# Never two builds at once.  Each step leaves <step>.rc in $BG when done.
+# 'make test' as a pipeline (testing.rst, "The images"): nice 19, so that the
+# boots' QEMU gets the CPU first; each step leaves <step>.rc in $BG when done.
 BG=$CACHE/logs/background
 # background_builds <step>...: "build:<arch>", "build:<x86_64 flavour>", "matrix".
 background_builds() {
@@ -853,7 +775,6 @@ background_builds() {
 		done
 	) &
 	BG_PID=$!
-	# A test.sh that stops stops its background builds too.
 	trap cleanup_children EXIT
 }
 
@@ -889,14 +810,6 @@ background_wait() {
 }
 
 arches=" ${MMRUST_ARCHES:-$MMRUST_ARCH} "
-debug=""
-[ "$what" != all ] || [ "${MMRUST_DEBUG:-1}" != 1 ] || [[ $arches != *" x86_64 "* ]] || debug=1
-# The LTO image: in 'make test' when it covers x86_64, unless MMRUST_LTO=0.
-lto=""
-[ "$what" != all ] || [ "${MMRUST_LTO:-1}" != 1 ] || [[ $arches != *" x86_64 "* ]] || lto=1
-# The GCC image: in 'make test' when it covers x86_64, unless MMRUST_GCC=0.
-gcc=""
-[ "$what" != all ] || [ "${MMRUST_GCC:-1}" != 1 ] || [[ $arches != *" x86_64 "* ]] || gcc=1
 if [ "$what" = stress ]; then
 	test_stress
 elif [ "$what" = debug ]; then
@@ -911,15 +824,16 @@ elif [ "$what" = matrix ]; then
 	"$TOP/tools/testing/mmrust/matrix.sh" > "$LOGS/matrix-only.log" 2>&1 || true
 	matrix_check "$LOGS/matrix-only.log"
 elif [ "$what" = all ]; then
-	# 'make test': the first architecture's image is built (make); the
-	# rest, the debug image and the matrix build behind its boots.
+	# 'make test': the first architecture's image is built (make); the rest,
+	# the x86_64 flavours (unless MMRUST_DEBUG, MMRUST_LTO, MMRUST_GCC=0)
+	# and the matrix build behind its boots.
 	set -- $arches
 	first=$1; shift
-	steps=""
-	for arch in "$@"; do steps="$steps build:$arch"; done
-	[ -z "$debug" ] || steps="$steps build:debug"
-	[ -z "$lto" ] || steps="$steps build:lto"
-	[ -z "$gcc" ] || steps="$steps build:gcc"
+	flavours="" steps=""
+	[[ $arches != *" x86_64 "* ]] || for f in debug lto gcc; do
+		v=MMRUST_${f^^}; [ "${!v:-1}" != 1 ] || flavours="$flavours $f"
+	done
+	for s in "$@" $flavours; do steps="$steps build:$s"; done
 	# shellcheck disable=SC2086
 	background_builds $steps matrix
 	say "building in the background (nice 19):$steps matrix; logs in $BG"
@@ -929,14 +843,13 @@ elif [ "$what" = all ]; then
 	done
 	series_check
 	kselftest_build_check
-	# The result parsing itself, on synthetic logs (selftest-parse.sh).
 	ok=0; out=$(bash "$TOP/tools/testing/mmrust/test.sh" parse-selftest 2>&1) || ok=$?
 	echo "$out" | grep -v '^selftest: ok ' | sed 's/^/[parse-selftest] /'
 	verdict host parse_selftest $ok "$(echo "$out" | tail -1)"
 	rusttest_check
-	[ -z "$debug" ] || ! background_wait debug x86_64-debug/build || test_debug
-	[ -z "$lto" ] || ! background_wait lto x86_64-lto/build || test_lto
-	[ -z "$gcc" ] || ! background_wait gcc x86_64-gcc/build || test_gcc
+	for f in $flavours; do
+		! background_wait "$f" "x86_64-$f/build" || "test_$f"
+	done
 	# matrix_check counts the cells (and a matrix.sh without its table).
 	background_wait matrix matrix quiet || true
 	matrix_check "$BG/matrix.log"

@@ -85,14 +85,3 @@ demo contpte
 
 fi
 
-# bench_contpte (mmrust.bench=contpte): the seed's fork and munmap
-# microbenchmarks (contpte.rst, "Benchmark"); mmrust.bench_mib= (128),
-# mmrust.bench_rounds= (5).  Without contpte: "contpte=out".
-bench_contpte() {
-	local mib=$(cmdline_param mmrust.bench_mib 128) rounds=$(cmdline_param mmrust.bench_rounds 5)
-	local kind
-	for kind in order0 64k order9; do
-		contpte_fork bench $kind "$mib" "$rounds" || echo "contpte_bench: kind=$kind failed"
-	done
-	thp_defaults
-}

@@ -104,6 +104,10 @@ stress_faults() {
 	echo "faults $1: $ok runs, $no refused" > $STRESS_DIR/faults-$1
 }
 
+# worker <command>...: the command in the background, its pid added to
+# stress_run's workers.
+worker() { "$@" & workers="$workers $!"; }
+
 # stress_run <seconds>: the stress and its checks;
 # prints what each worker did and what the fault injection injected.
 stress_run() {
@@ -139,26 +143,13 @@ stress_run() {
 	trap '[ -z "$STRESS_FA_PIDS" ] || { kill -TERM $STRESS_FA_PIDS 2> /dev/null; wait $STRESS_FA_PIDS; }' EXIT
 
 	# The workers' pids: fail_alloc runs until stopped, after them.
-	stress_pool $HP 48 pool2m-a &
-	workers="$workers $!"
-	stress_pool $HP 48 pool2m-b &
-	workers="$workers $!"
-	if [ -d $HP1G ]; then
-		stress_pool $HP1G 1 pool1g &
-		workers="$workers $!"
-	fi
-	stress_switches &
-	workers="$workers $!"
-	if [ -d $CHURN ]; then
-		for c in $(seq 0 $(( $(nproc) - 1 ))); do
-			stress_churn "$c" &
-			workers="$workers $!"
-		done
-	fi
-	stress_faults thp 32 &
-	workers="$workers $!"
-	stress_faults hugetlb-2m 16 &
-	workers="$workers $!"
+	worker stress_pool $HP 48 pool2m-a
+	worker stress_pool $HP 48 pool2m-b
+	[ ! -d $HP1G ] || worker stress_pool $HP1G 1 pool1g
+	worker stress_switches
+	[ ! -d $CHURN ] || for c in $(seq 0 $(( $(nproc) - 1 ))); do worker stress_churn "$c"; done
+	worker stress_faults thp 32
+	worker stress_faults hugetlb-2m 16
 	while [ $t -lt "$secs" ]; do
 		sleep 10
 		t=$((t + 10))
@@ -228,15 +219,12 @@ stress_run() {
 	free_pages_back "$mem" $STRESS_FREE_TOLERANCE
 }
 
+# test_stress [<seconds>]: default mmrust.stress_secs, else 20.
 test_stress() {
 	local secs
-	secs=$(cmdline_param mmrust.stress_secs 20)
+	secs=${1:-$(cmdline_param mmrust.stress_secs 20)}
 	echo "note: ${secs}s on $(nproc) CPUs"
 	stress_run "$secs"
 }
-
-test_stress_short() {
-	echo "note: 20s on $(nproc) CPUs"
-	stress_run 20
-}
+test_stress_short() { test_stress 20; }
 register stress_short /sys/kernel/debug/hugetlb_bulk_free

@@ -34,21 +34,18 @@ ktap() {
 # run_tests: the registered tests, or mmrust.tests= (comma-separated), in
 # KTAP (testing.rst, "Results: KTAP").
 run_tests() {
-	local only n=0 t out rc reason block t0 need left_out
+	local only n=0 t out rc reason block t0 need left_out=""
 	only=$(cmdline_param mmrust.tests "")
 	[ -z "$only" ] || TESTS=$(echo "$only" | tr , ' ')
-	# shellcheck disable=SC2086
-	TESTS=$(echo $TESTS)
-	left_out=""
 	if [ "$(cmdline_param mmrust.only_present 0)" = 1 ]; then
 		for t in $TESTS; do
 			need=$(printf '%s' "${NEEDS:-}" | awk -v t="$t" '$1 == t {print $2}')
 			[ -z "$need" ] || [ -e "$need" ] || left_out="$left_out $t"
 		done
 		TESTS=$(for t in $TESTS; do case " $left_out " in *" $t "*) ;; *) echo "$t" ;; esac; done)
-		# shellcheck disable=SC2086
-		TESTS=$(echo $TESTS)
 	fi
+	# shellcheck disable=SC2086
+	TESTS=$(echo $TESTS)
 	# shellcheck disable=SC2086
 	ktap "KTAP version 1" "1..$(set -- $TESTS; echo $#)" "# mmrust tests: $TESTS"
 	[ -z "$left_out" ] || ktap "# not in this kernel, left out:$left_out"

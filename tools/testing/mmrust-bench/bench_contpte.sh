@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The fork and munmap microbenchmarks of seed 002 (arm64 contpte), called
 # by bench.sh for ARCH=arm64 (Documentation/mm/mmrust/contpte.rst, "Benchmark").
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../mmrust/lib.sh"
 
 [ "$MMRUST_ARCH" = arm64 ] || die "contpte is arm64's: make bench ARCH=arm64"
 mib=${MMRUST_BENCH_CONTPTE_MIB:-128}           # MiB mapped per measurement

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # 'make bench': the benchmarks and their report (clocks, "bench:" lines,
-# QUICK=1: Documentation/mm/mmrust/benchmarking.rst).
-. "$(dirname "$0")/lib.sh"
+# QUICK=1: Documentation/mm/mmrust/benchmarking.rst).  A tool of its own:
+# it measures and checks nothing; it builds and boots the test kernels of
+# tools/testing/mmrust (lib.sh, build.sh, boot.sh), whose initramfs holds
+# the guest's side (init/*.sh: bench_*, contpte_fork, timed_write,
+# zero_memcmp).
+. "$(dirname "$0")/../mmrust/lib.sh"
 
 quick=${QUICK:-0}
 [ "$quick" = 0 ] || [ "$quick" = 1 ] || die "QUICK=$quick: expected 0 or 1"
@@ -18,7 +22,7 @@ if [ -z "${MMRUST_BENCH_CHILD:-}" ]; then
 	rc=${PIPESTATUS[0]}
 	set -e
 	say "benchmarks: $(( $(date +%s) - start ))s; writing the report"
-	/usr/bin/python3 "$TOP/tools/testing/mmrust/report.py" "$report/bench.log" "$report" \
+	/usr/bin/python3 "$TOP/tools/testing/mmrust-bench/report.py" "$report/bench.log" "$report" \
 		"$MMRUST_ARCH" "$quick" || rc=1
 	[ "$rc" = 0 ] || say "the benchmarks or the report failed (exit $rc): see $report/bench.log"
 	echo "report: $report/report.md"
@@ -51,18 +55,18 @@ progress() { say "  $* ($(( $(date +%s) - bench_start ))s into make bench)"; }
 
 # Production against the plain base: two images of its own, so only when asked.
 if [ "$only" = production ]; then
-	"$TOP/tools/testing/mmrust/bench_production.sh"
+	"$TOP/tools/testing/mmrust-bench/bench_production.sh"
 	exit
 fi
 
 if [ "$MMRUST_ARCH" = arm64 ] && { [ "$only" = all ] || [ "$only" = contpte ]; }; then
-	"$TOP/tools/testing/mmrust/bench_contpte.sh"
+	"$TOP/tools/testing/mmrust-bench/bench_contpte.sh"
 	[ "$only" = all ] || exit 0
 fi
 [ "$only" != contpte ] || die "contpte is arm64's: make bench ARCH=arm64 MMRUST_BENCH_ONLY=contpte"
 
 if [ "$only" = all ] || [ "$only" = clear ]; then
-	"$TOP/tools/testing/mmrust/bench_clear.sh"
+	"$TOP/tools/testing/mmrust-bench/bench_clear.sh"
 	[ "$only" = all ] || exit 0
 fi
 

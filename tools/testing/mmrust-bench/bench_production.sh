@@ -4,7 +4,7 @@
 # exactly: 'make bench MMRUST_BENCH_ONLY=production' (either architecture;
 # Documentation/mm/mmrust/benchmarking.rst, "What a production kernel pays").
 # The base has no contpte switch: "contpte=out" in its log.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../mmrust/lib.sh"
 
 ICOUNT="-icount shift=0,sleep=off"
 quick=${QUICK:-0}

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Benchmarks of the batched clearing (seed 000) and the THP huge zero page
 # (seed 001), called by bench.sh (Documentation/mm/mmrust/clear-pages.rst).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../mmrust/lib.sh"
 
 rounds=${MMRUST_BENCH_CLEAR_ROUNDS:-3}   # rounds per boot (batched + per-page each)
 loops=${MMRUST_BENCH_CLEAR_LOOPS:-5}     # demand_fault loops per figure
@@ -82,8 +82,8 @@ printf 'bench: thp_zero_page_rss_kib = %s KiB\n' "$(zstat 1 demo_rss_kib)"
 # The host CPU: what the extent of one clearing call does where caches exist.
 hc=$CACHE/host_clear
 host_args=${MMRUST_BENCH_CLEAR_HOST:-1024 5}	# buffer MiB, passes
-if [ ! "$hc" -nt "$TOP/tools/testing/mmrust/host_clear.c" ]; then
-	clang-19 -O2 -Wall -Werror -o "$hc" "$TOP/tools/testing/mmrust/host_clear.c"
+if [ ! "$hc" -nt "$TOP/tools/testing/mmrust-bench/host_clear.c" ]; then
+	clang-19 -O2 -Wall -Werror -o "$hc" "$TOP/tools/testing/mmrust-bench/host_clear.c"
 fi
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 flags=$(grep -m1 '^flags' /proc/cpuinfo)
