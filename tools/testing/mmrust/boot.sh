@@ -34,8 +34,10 @@ initrd=$ird.cpio
 rm -rf "$ird" && mkdir -p "$ird"/{bin,dev,proc,sys,tmp,mmrust}
 cp "$busybox" "$ird/bin/busybox"
 cp "$TOP/tools/testing/mmrust/init/init" "$ird/init"
-# The guest's side of the benchmarks (tools/testing/mmrust-bench) too.
-cp "$TOP"/tools/testing/mmrust/init/*.sh "$TOP"/tools/testing/mmrust-bench/init/*.sh "$ird/mmrust/"
+cp "$TOP"/tools/testing/mmrust/init/*.sh "$ird/mmrust/"
+# The guest's side of the benchmarks (tools/testing/mmrust-bench), where
+# that part of the series is applied.
+[ ! -d "$TOP/tools/testing/mmrust-bench/init" ] || cp "$TOP"/tools/testing/mmrust-bench/init/*.sh "$ird/mmrust/"
 [ ! -d "$EXTRA" ] || cp -a "$EXTRA/." "$ird/"
 chmod +x "$ird/init"
 (cd "$ird" && find . | cpio -o -H newc --quiet) > "$initrd"

@@ -115,7 +115,7 @@ elif [ -n "${DERIVE_FROM:-}" ]; then
 		cp "$BUILD/.mmrust-derived.new" "$BUILD/.mmrust-derived"
 	fi
 elif [ ! -f "$BUILD/.config" ] || ! cmp -s "$frag" "$stamp"; then
-	say "configuring $BUILD from $MMRUST_ARCH.config${MMRUST_FLAVOR:+ and $MMRUST_FLAVOR.config}"
+	say "configuring $BUILD from common.config, $MMRUST_ARCH.config${MMRUST_FLAVOR:+ and $MMRUST_FLAVOR.config}"
 	# allnoconfig with the fragment: every symbol it does not name is
 	# off, unless the base turns it on without a prompt.
 	grep '^CONFIG_' "$frag" | sed 's/^\(CONFIG_[A-Z0-9_]*\)=n$/# \1 is not set/' > "$BUILD/.mmrust-allconfig"

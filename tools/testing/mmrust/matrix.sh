@@ -408,7 +408,7 @@ for arch in ${MMRUST_ARCHES:-$MMRUST_ARCH}; do
 	# A matrix tree from nothing starts as a copy of the image's tree
 	# (built before it, test.sh): kbuild then recompiles only the objects
 	# that use an option the minimal configuration changes, not the whole
-	# kernel again (cold: about 600 objects less for each architecture).
+	# kernel again (testing.rst, "The configuration matrix").
 	if [ ! -e "$b/.config" ] && [ -f "$CACHE/build/$arch/vmlinux" ]; then
 		say "matrix $arch: a new tree, copied from the image's ($CACHE/build/$arch)"
 		rm -rf "$b" && cp -a "$CACHE/build/$arch" "$b"

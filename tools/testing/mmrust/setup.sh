@@ -120,7 +120,7 @@ for a in amd64 arm64; do
 done
 
 # The x86_64 LTO image's Rust (MMRUST_FLAVOR=lto), rustc-web 1.85 on LLVM 19
-# (Documentation/mm/mmrust/lto.rst, "One LLVM"): with wrappers for its
+# (Documentation/mm/mmrust/lto.rst, its "One LLVM"): with wrappers for its
 # library path.
 r185=$CACHE/rust-1.85
 if [ ! -x "$r185/bin/rustc" ]; then

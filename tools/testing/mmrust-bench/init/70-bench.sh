@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The guest's side of 'make bench' (bench.sh), sourced by the initramfs'
-# /init after tools/testing/mmrust/init/*.sh, whose variables and helpers
-# it uses; mmrust.mode=bench mmrust.bench=<name> runs bench_<name>.  Each
+# /init with tools/testing/mmrust/init/*.sh, in name order (70: after the
+# variables and helpers of 10 to 60 that it uses); mmrust.mode=bench mmrust.bench=<name> runs bench_<name>.  Each
 # prints the lines that bench.sh and report.py read.
 
 # SLUB (10-slub-partial.sh's SP).
