@@ -108,12 +108,11 @@ clear_calls_work() {
 	return $rc
 }
 
-# contpte: contpte_fork's check on 1 MiB of 64 KiB mTHP (16 blocks), the
-# THP settings put back.
+# contpte: the kselftest contpte_mthp's data_read_back, 1 MiB of 64 KiB
+# mTHP (16 blocks) mapped, changed, forked and unmapped (it sets the THP
+# settings and puts them back).
 contpte_calls_work() {
-	local out rc=0
-	thp never 1 madvise
-	out=$(contpte_fork check 1024 2>&1) || { fail "contpte_fork check 1024: $out"; rc=1; }
-	thp_defaults
-	return $rc
+	local out
+	out=$(cd /selftests && ./contpte_mthp -t data_read_back 2>&1) ||
+		fail "contpte_mthp -t data_read_back: $out"
 }

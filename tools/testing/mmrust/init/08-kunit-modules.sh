@@ -12,14 +12,16 @@ hugetlb_vmemmap_gp_kunit clear_pages_batch_kunit contpte_kunit"
 # any thread but the test's own.  busy_end stops it, THP settings back.
 busy_begin() {
 	BUSY=""
-	[ -d /sys/kernel/debug/contpte ] && command -v contpte_fork > /dev/null || return 0
-	thp never 1 madvise
-	( while :; do contpte_fork check 1024 > /dev/null 2>&1; done ) &
+	[ -d /sys/kernel/debug/contpte ] && [ -x /selftests/contpte_mthp ] || return 0
+	rm -f /tmp/busy.stop
+	( cd /selftests && while [ ! -e /tmp/busy.stop ]; do
+		./contpte_mthp -t data_read_back > /dev/null 2>&1; done ) &
 	BUSY=$!
 }
 busy_end() {
 	[ -n "$BUSY" ] || return 0
-	kill "$BUSY" && wait "$BUSY" 2> /dev/null
+	# The run in progress ends, its THP settings put back, then the loop.
+	touch /tmp/busy.stop && wait "$BUSY"
 	thp_defaults
 	echo "note: user space mapped 64 KiB mTHP memory in a loop meanwhile"
 }

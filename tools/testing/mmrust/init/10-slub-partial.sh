@@ -127,59 +127,13 @@ register slub_churn /sys/kernel/debug/slub_partial_churn/walk
 # Churn driver (CONFIG_SLUB_CPU_PARTIAL_RUST_CHURN, mm/slub_partial_churn.c).
 CHURN=/sys/kernel/debug/slub_partial_churn
 
-# churn_stat <name>: a counter of the churn driver.
+# churn_stat <name>: a counter of the churn driver (the stress's checks,
+# 80-stress.sh).
 churn_stat() { awk -v k="$1" '$1 == k {print $2}' $CHURN/stats; }
 
 # churn_mark, then churn_since <name>: how much a counter moved since.
 churn_mark() { cat $CHURN/stats > /tmp/churn.mark; }
 churn_since() { echo $(( $(churn_stat "$1") - $(awk -v k="$1" '$1 == k {print $2}' /tmp/churn.mark) )); }
-
-# churn_all_cpus <rounds>: the driver on every CPU at once, one writer
-# pinned to each; fails when a writer's run failed.  The writers start
-# together: each says it is ready, then spins until all are, as a run of
-# a few hundred rounds can end before the next writer is forked (a boot
-# saw no remote free at all that way).
-churn_all_cpus() {
-	local c pids="" rc=0 n=$(nproc) sync=/tmp/churn_start
-	rm -rf $sync && mkdir -p $sync
-	for c in $(seq 0 $(( n - 1 ))); do
-		taskset -c "$c" sh -c "touch $sync/ready.$c
-			while [ ! -e $sync/go ]; do :; done
-			echo $1 > $CHURN/run" &
-		pids="$pids $!"
-	done
-	c=0
-	while [ "$(ls $sync | grep -c '^ready')" -lt "$n" ] && [ $c -lt 1000 ]; do
-		sleep 0.01; c=$(( c + 1 ))
-	done
-	touch $sync/go
-	for c in $pids; do wait "$c" || rc=1; done
-	rm -rf $sync
-	return $rc
-}
-
-# slub_churn_cross_cpu (slub-partial.rst): the run on every CPU at once made
-# from none to 17104 of 38400 frees remote in earlier boots, so remote
-# rounds (the driver's remote file) follow, every free of them remote.
-test_slub_churn_cross_cpu() {
-	local a f fr rf v remote_a
-	[ -d $CHURN ] || { skip "no $CHURN"; return; }
-	[ "$(nproc)" -gt 1 ] || { skip "one CPU"; return; }
-	churn_mark
-	churn_all_cpus 200 || fail "a write to $CHURN/run failed" || return 1
-	rf=$(churn_since remote_frees) a=$(churn_since allocs)
-	echo 100 > $CHURN/remote || fail "a write to $CHURN/remote failed" || return 1
-	remote_a=$(( $(churn_since allocs) - a ))
-	a=$(churn_since allocs) f=$(churn_since alloc_failures) fr=$(churn_since frees)
-	v=$(churn_since bound_violations)
-	echo "note: $a allocations, $f failed, $fr frees ($rf remote on every CPU at once, then $remote_a in remote rounds), $v bound violations"
-	[ "$f" = 0 ] && [ "$fr" = "$a" ] && [ "$(churn_stat outstanding)" = 0 ] ||
-		fail "allocations and frees do not match" || return 1
-	[ "$(( $(churn_since remote_frees) - rf ))" = "$remote_a" ] && [ "$remote_a" -gt 0 ] ||
-		fail "remote rounds: $remote_a allocations, $(( $(churn_since remote_frees) - rf )) remote frees" || return 1
-	[ "$v" = 0 ] || fail "per-cpu partial bound broken $v times"
-}
-register slub_churn_cross_cpu /sys/kernel/debug/slub_partial_churn
 
 show_caches() {
 	printf '  %-22s %11s %6s %s\n' cache cpu_partial objs/s slabs_cpu_partial

@@ -63,38 +63,6 @@ check_pool() {
 			"meminfo: $(grep -E 'HugePages_|Hugetlb' /proc/meminfo | tr -s ' \n' ' ')"
 }
 
-# bulk_free_1g <fail_count> <want_surplus>: one 1 GiB page grown with HVO
-# and freed in one bulk free, its restores failing (debugfs fail_first,
-# fail_count); checks the pool, the counters and the free pages after.
-# Injected failures: one for a fail_count of 1 (the folio's retry alone
-# succeeds); two for every restore failing (the batch's, then the folio's).
-bulk_free_1g() {
-	local count=$1 surplus=$2 mem frees inj want_inj=2
-	[ -d $HP1G ] || { skip "no $HP1G"; return; }
-	[ -e $HVO ] || { skip "no HVO in this kernel (no $HVO; 6.12's arm64 has none)"; return; }
-	empty_pool $HP && empty_pool $HP1G || return 1
-	echo 1 > $HVO
-	mem=$(free_pages)
-	echo 1 > $HP1G/nr_hugepages
-	if [ "$(cat $HP1G/nr_hugepages)" != 1 ]; then
-		empty_pool $HP1G; skip "no room for a 1 GiB page"; return
-	fi
-	check_pool $HP1G 1 0 || return 1
-	frees=$(stat_of bulk_frees) inj=$(stat_of injected_failures)
-	echo "$count" > $DBG/fail_count
-	echo 1 > $DBG/fail_first
-	echo 0 > $HP1G/nr_hugepages
-	echo 0 > $DBG/fail_first
-	check_pool $HP1G "$surplus" "$surplus" || return 1
-	[ $(( $(stat_of bulk_frees) - frees )) = 1 ] || fail "bulk frees: $(( $(stat_of bulk_frees) - frees ))" || return 1
-	[ "$count" != 1 ] || want_inj=1
-	inj=$(( $(stat_of injected_failures) - inj ))
-	[ "$inj" = "$want_inj" ] || fail "fail_count=$count: injected failures $inj, want $want_inj" || return 1
-	empty_pool $HP1G && check_pool $HP1G 0 0 || return 1
-	# Within 384 pages (1.5 MiB) of where it was: a lost folio shows.
-	free_pages_back "$mem" 384
-}
-
 # The boot's choice is in use, and runs alone (calls_c, calls_rust).
 test_hugetlb_impl() {
 	check_impl hugetlb_bulk_free_impl "hugetlb_bulk_free: bulk free: " &&
@@ -171,16 +139,6 @@ test_hugetlb_shrink_old_pool_rcu_wait() {
 	echo "$was" > $GP/polled
 }
 register hugetlb_shrink_old_pool_rcu_wait /sys/kernel/debug/hugetlb_bulk_free
-
-# One 1 GiB page, a restore failing once, then every one
-# (hugetlb-bulk-free.rst).  Room is certain: hugetlb_cma=1G (test.sh) holds
-# only movable pages, which the pool takes whole; without it a 5 GiB guest
-# finds a free aligned GiB in some boots only, and "no room" is no
-# expected skip.
-test_hugetlb_1g_fail_once() { bulk_free_1g 1 0; }
-register hugetlb_1g_fail_once /sys/kernel/debug/hugetlb_bulk_free
-test_hugetlb_1g_fail_every() { bulk_free_1g 4294967295 1; }
-register hugetlb_1g_fail_every /sys/kernel/debug/hugetlb_bulk_free
 
 demo_hugetlb() {
 	echo "== hugetlb bulk free =="

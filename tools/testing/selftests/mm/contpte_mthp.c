@@ -39,6 +39,12 @@
  * 4 KiB pages only: skipped with other page sizes (16 and 64 KiB pages
  * have 2 MiB blocks), and where the kernel has no such events.
  *
+ * switched_off_counts_nothing: the same steps with the series' contpte
+ * switch off (/sys/kernel/debug/contpte/on at 0, CONFIG_CONTPTE_SWITCH, a
+ * test option): the same bytes read back, and no step counts any contpte
+ * event (exact, or the least of the runs as above).  Skipped where the
+ * kernel has no switch or no events.
+ *
  * The setup only skips, changing nothing; each test sets the THP files in
  * its body, with knob_write() (a refused write fails the test), each
  * file's value saved first into the fixture, which the harness shares
@@ -65,6 +71,7 @@
 #define MTHP_DIR	THP_DIR "/hugepages-64kB"
 #define CONTPTE_RUNS	5
 #define MTHP_ALLOC	MTHP_DIR "/stats/anon_fault_alloc"
+#define CONTPTE_ON	"/sys/kernel/debug/contpte/on"
 
 enum step { TOUCH, MPROTECT_RO, MPROTECT_RW, FORK, MUNMAP, NR_STEPS };
 static const char * const step_name[NR_STEPS] = {
@@ -139,6 +146,7 @@ FIXTURE(mthp)
 	struct steps run;
 	int order;		/* of the 64 KiB size */
 	struct knobs knobs;	/* the THP files the test changed */
+	bool debugfs_mounted;	/* by switched_off_counts_nothing */
 	char why[256];		/* a write that failed */
 };
 
@@ -166,6 +174,7 @@ FIXTURE_SETUP(mthp)
 FIXTURE_TEARDOWN_PARENT(mthp)
 {
 	knob_put_back(&self->knobs);
+	debugfs_release(&self->debugfs_mounted);
 }
 
 /*
@@ -272,19 +281,28 @@ TEST_F(mthp, data_read_back)
 		TH_LOG("%zu bytes read back wrong in the parent", self->run.bad_parent);
 }
 
-TEST_F(mthp, contpte_events)
+/* The skips of the event tests: no contpte events, or no 64 KiB blocks. */
+static const char *events_missing(void)
+{
+	if (vmstat_read("contpte_map") < 0)
+		return "no contpte events in /proc/vmstat: not arm64, or CONFIG_CONTPTE_VMSTAT off";
+	if (psize() != 4096)
+		return "contpte blocks of 64 KiB need 4 KiB pages";
+	return NULL;
+}
+
+/*
+ * expect_events: the steps run (once with CONTPTE_NO_OTHER_USERS=1, else
+ * up to CONTPTE_RUNS times until a run counts exactly @want), and each
+ * step's least count of each event is @want's.
+ */
+static void expect_events(struct __test_metadata *_metadata, FIXTURE_DATA(mthp) *self,
+			  const long want[NR_STEPS][NR_EVENTS])
 {
 	long least[NR_STEPS][NR_EVENTS];
 	int runs = counts_exact() ? 1 : CONTPTE_RUNS;
 	int r, s, e;
 
-	if (vmstat_read("contpte_map") < 0)
-		SKIP(return,
-		     "no contpte events in /proc/vmstat: not arm64, or CONFIG_CONTPTE_VMSTAT off");
-	if (psize() != 4096)
-		SKIP(return, "contpte blocks of 64 KiB need 4 KiB pages, not %u KiB",
-		     psize() >> 10);
-	madvise_64k_only(_metadata, self);
 	for (r = 0; r < runs; r++) {
 		run_steps(_metadata, &self->run);
 		for (s = 0; s < NR_STEPS; s++) {
@@ -296,17 +314,46 @@ TEST_F(mthp, contpte_events)
 				if (!r || self->run.events[s][e] < least[s][e])
 					least[s][e] = self->run.events[s][e];
 		}
-		if (!memcmp(least, want_events, sizeof(least)))
+		if (!memcmp(least, want, sizeof(least)))
 			break;
 	}
 	for (s = 0; s < NR_STEPS; s++) {
 		for (e = 0; e < NR_EVENTS; e++) {
-			EXPECT_EQ(want_events[s][e], least[s][e])
+			EXPECT_EQ(want[s][e], least[s][e])
 				TH_LOG("step %s: %s %ld, want %ld (%s)", step_name[s],
-				       event_name[e], least[s][e], want_events[s][e],
+				       event_name[e], least[s][e], want[s][e],
 				       runs > 1 ? "the least of the runs" : "exact: one run");
 		}
 	}
+}
+
+TEST_F(mthp, contpte_events)
+{
+	const char *missing = events_missing();
+
+	if (missing)
+		SKIP(return, "%s", missing);
+	madvise_64k_only(_metadata, self);
+	expect_events(_metadata, self, want_events);
+}
+
+TEST_F(mthp, switched_off_counts_nothing)
+{
+	static const long none[NR_STEPS][NR_EVENTS];
+	const char *missing = events_missing();
+
+	if (missing)
+		SKIP(return, "%s", missing);
+	if (debugfs_need(CONTPTE_ON, &self->debugfs_mounted))
+		SKIP(return, "no " CONTPTE_ON ": no contpte switch (CONFIG_CONTPTE_SWITCH off)");
+	madvise_64k_only(_metadata, self);
+	ASSERT_EQ(0, knob_change(&self->knobs, self->why, sizeof(self->why), CONTPTE_ON, "0"))
+		TH_LOG("%s", self->why);
+	expect_events(_metadata, self, none);
+	EXPECT_TRUE(WIFEXITED(self->run.child_status) && !WEXITSTATUS(self->run.child_status))
+		TH_LOG("the child read wrong bytes after fork()");
+	EXPECT_EQ((size_t)0, self->run.bad_parent)
+		TH_LOG("%zu bytes read back wrong in the parent", self->run.bad_parent);
 }
 
 TEST_HARNESS_MAIN

@@ -48,16 +48,27 @@
  * fails at the first optimized page, then each of the 4 alone, two
  * injections each (the bulk allocation, then the first single page).
  *
+ * fail_first: one 1 GiB page grown with HVO and shrunk in one bulk free
+ * whose vmemmap restores fail by the series' own injection (debugfs
+ * hugetlb_bulk_free/fail_first 1, fail_count 1 or every one, 2^32 - 1).
+ * The batch's restore fails first; the folio is then restored alone, which
+ * succeeds with one failure (1g_once: the page freed, 1 injected) and
+ * fails again with every one failing (1g_every: the page kept as a
+ * surplus page, 2 injected).  Sysfs and /proc/meminfo agree, the surplus
+ * page goes once the injection stops, and the free memory comes back.
+ *
  * The fault cases need CONFIG_FAIL_PAGE_ALLOC with
- * CONFIG_FAULT_INJECTION_STACKTRACE_FILTER and debugfs, and HVO.  Every
+ * CONFIG_FAULT_INJECTION_STACKTRACE_FILTER and debugfs, and HVO;
+ * fail_first the series' CONFIG_HUGETLB_BULK_FREE_DEBUG and HVO.  Every
  * case skips, naming what is missing, where the kernel lacks what it
  * needs (HVO: no /proc/sys/vm/hugetlb_optimize_vmemmap, as on 6.12's
  * arm64), where a pool is in use, where a pool finds no room to grow,
  * where 1 GiB pages are there already (from boot: a shrink may not get
  * them back) or cannot be allocated at run time (CONFIG_CONTIG_ALLOC),
- * or where someone else armed fail_page_alloc; it leaves the pool, HVO,
- * overcommit, the fault attributes and the switch as it found them, and
- * unmounts debugfs if it mounted it.
+ * or where someone else armed fail_page_alloc or fail_first; it leaves
+ * the pool, HVO, overcommit, the fault attributes, fail_first and
+ * fail_count, and the switch as it found them, and unmounts debugfs if it
+ * mounted it.
  */
 #include <errno.h>
 #include <dirent.h>
@@ -106,7 +117,10 @@ static long pool_read(const char *dir, const char *name)
 	return knob_read_long(pool_file(dir, name));
 }
 
-/* pool_write: <name> of the pool of <dir> set to <v>; a refusal fails. */
+/*
+ * pool_write: <name> of the pool of <dir> set to <v>; a refusal fails.
+ * Also for a file of the series' debugfs (<dir> BULK).
+ */
 static void pool_write(struct __test_metadata *_metadata, const char *dir,
 		       const char *name, long v)
 {
@@ -1004,6 +1018,107 @@ TEST_F_TIMEOUT(mixed_list, optimized_kept_plain_freed, 180)
 	}
 	empty_pool(_metadata, p->dir);
 	EXPECT_TRUE(pool_agrees(_metadata, p, 0, 0, hugetlb_kb));
+}
+
+FIXTURE(fail_first)
+{
+	struct pool pool;
+	bool mounted;		/* debugfs, by the setup */
+	long fail_count;	/* hugetlb_bulk_free/fail_count before */
+};
+
+FIXTURE_VARIANT(fail_first)
+{
+	long fail_count;	/* the restores failing from the first on */
+	long surplus;		/* the pages that stay */
+	long injected;		/* the failures injected */
+};
+
+/*
+ * One restore failing, the batch's: the folio's own restore, tried after
+ * it, succeeds, and the page is freed.
+ */
+FIXTURE_VARIANT_ADD(fail_first, 1g_once)
+{
+	.fail_count = 1, .surplus = 0, .injected = 1,
+};
+
+/*
+ * Every restore failing (fail_count a u32, 2^32 - 1 every one): the
+ * batch's, then the folio's alone, and the page stays as a surplus page.
+ */
+FIXTURE_VARIANT_ADD(fail_first, 1g_every)
+{
+	.fail_count = 4294967295L, .surplus = 1, .injected = 2,
+};
+
+/*
+ * Only reads but for bulk_open(), which mounts debugfs where it is not: a
+ * skip after it unmounts it again (no teardown runs after a skip here).
+ */
+FIXTURE_SETUP(fail_first)
+{
+	const char *why = pool_unusable(&self->pool, KB_1G, true);
+
+	if (why)
+		SKIP(return, "%s", why);
+	why = bulk_open(&self->mounted);
+	if (why)
+		SKIP(return, "%s", why);
+	self->fail_count = knob_read_long(BULK "/fail_count");
+	if (self->fail_count < 0 || access(BULK "/fail_first", W_OK)) {
+		debugfs_release(&self->mounted);
+		SKIP(return, "no %s/fail_first, fail_count: %s", BULK,
+		     "needs the series' CONFIG_HUGETLB_BULK_FREE_DEBUG");
+	}
+	pool_save(&self->pool);
+}
+
+/* The injection off first (bulk_open() found fail_first 0), then the pool. */
+FIXTURE_TEARDOWN_PARENT(fail_first)
+{
+	knob_write_long(BULK "/fail_first", 0);
+	knob_write_long(BULK "/fail_count", self->fail_count);
+	pool_put_back(&self->pool);
+	debugfs_release(&self->mounted);
+}
+
+/*
+ * The shrink of the one optimized page, one bulk free with its restores
+ * failing from the first on: the batch's restore, then the folio's alone
+ * (the variant's counts).
+ */
+TEST_F_TIMEOUT(fail_first, retry_or_surplus, 180)
+{
+	const struct pool *p = &self->pool;
+	long hugetlb_kb, before, moved[NR_BULK];
+
+	empty_pool(_metadata, p->dir);
+	hvo_write(_metadata, 1);
+	hugetlb_kb = meminfo_read("Hugetlb");
+	before = free_pages();
+	if (!grow_to(_metadata, p, 1))
+		return;
+	ASSERT_TRUE(pool_agrees(_metadata, p, 1, 0, hugetlb_kb));
+
+	bulk_read(moved);
+	pool_write(_metadata, BULK, "fail_count", variant->fail_count);
+	pool_write(_metadata, BULK, "fail_first", 1);
+	pool_write(_metadata, p->dir, "nr_hugepages", 0);
+	pool_write(_metadata, BULK, "fail_first", 0);
+	bulk_since(moved);
+	ksft_print_msg("%s: 1 page, fail_count %ld: %ld bulk free(s), %ld failure(s) injected,\n",
+		       p->dir, variant->fail_count, moved[FREES], moved[INJECTED]);
+	ksft_print_msg("%ld page(s) kept as surplus\n", pool_read(p->dir, "surplus_hugepages"));
+
+	EXPECT_TRUE(pool_agrees(_metadata, p, variant->surplus, variant->surplus, hugetlb_kb));
+	EXPECT_EQ(1, moved[FREES]);
+	EXPECT_EQ(variant->injected, moved[INJECTED]);
+
+	/* Without the injection the surplus page goes, and the memory comes back. */
+	empty_pool(_metadata, p->dir);
+	EXPECT_TRUE(pool_agrees(_metadata, p, 0, 0, hugetlb_kb));
+	free_pages_back(_metadata, p, before);
 }
 
 TEST_HARNESS_MAIN

@@ -39,6 +39,8 @@
  * churn_failslab: the series' churn driver (CONFIG_SLUB_CPU_PARTIAL_RUST_CHURN,
  * mm/slub_partial_churn.c) on its private caches, with the kernel's
  * failslab failing their allocations (fault_inject.c): see the fixture.
+ * churn_cross_cpu: the churn driver on every CPU at once, then in rounds
+ * whose every free is remote, its counters matching: see the fixture.
  *
  * Reads go through read_file() of thp_settings.c and knob_read_long();
  * writes through knob_write() (mm_knobs.c), which returns the write's
@@ -664,15 +666,20 @@ TEST_F(cpu_partial, bad_input_refused)
  * The churn driver (CONFIG_SLUB_CPU_PARTIAL_RUST_CHURN,
  * mm/slub_partial_churn.c): <n> written to its run file runs <n> rounds
  * on its private caches (CHURN_CACHES<object size>) in the writing task,
- * on the CPU it is on, each round checking that CPU's partial list; its
- * stats file holds its counters since boot, one "<name> <value>" a line.
+ * on the CPU it is on, each round checking that CPU's partial list; <n>
+ * written to its remote file runs <n> rounds whose every free is remote
+ * (each batch allocated on the writer's CPU, freed by a worker on the next
+ * online CPU, which checks its own list; refused with ENODEV on one CPU);
+ * its stats file holds its counters since boot, one "<name> <value>" a
+ * line.
  */
 #define CHURN_DRIVER DEBUGFS "/slub_partial_churn"
 #define CHURN_CACHES "slub_partial_churn-"
 #define CHURN_ROUNDS 100
 
 struct churn_stats {
-	long rounds, allocs, alloc_failures, frees, bound_violations, outstanding;
+	long rounds, allocs, alloc_failures, frees, remote_frees, bound_violations;
+	long outstanding;
 };
 
 /* churn_stats_read: the churn driver's counters into *st: 0, or -1. */
@@ -684,6 +691,7 @@ static int churn_stats_read(struct churn_stats *st)
 	} want[] = {
 		{ "rounds", &st->rounds }, { "allocs", &st->allocs },
 		{ "alloc_failures", &st->alloc_failures }, { "frees", &st->frees },
+		{ "remote_frees", &st->remote_frees },
 		{ "bound_violations", &st->bound_violations },
 		{ "outstanding", &st->outstanding },
 	};
@@ -703,6 +711,24 @@ static int churn_stats_read(struct churn_stats *st)
 			}
 	fclose(f);
 	return found == ARRAY_SIZE(want) ? 0 : -1;
+}
+
+/*
+ * churn_driver_need: the churn driver's files under debugfs, which is
+ * mounted where it was not (*mounted then true, for debugfs_release()):
+ * NULL; or why the test skips (a static buffer), with nothing left
+ * mounted.
+ */
+static const char *churn_driver_need(bool *mounted)
+{
+	static char why[160];
+	int err = debugfs_need(CHURN_DRIVER "/run", mounted);
+
+	if (!err)
+		return NULL;
+	snprintf(why, sizeof(why), "no %s (%s): needs CONFIG_SLUB_CPU_PARTIAL_RUST_CHURN",
+		 CHURN_DRIVER "/run", strerror(-err));
+	return why;
 }
 
 /*
@@ -818,15 +844,13 @@ FIXTURE_SETUP(churn_failslab)
 {
 	const char *why;
 	bool mounted;
-	int err;
 
 	if (geteuid())
 		SKIP(return, "needs root: debugfs and " SLAB_DIR "/<cache>/failslab");
-	err = debugfs_need(CHURN_DRIVER "/run", &mounted);
+	why = churn_driver_need(&mounted);
 	debugfs_release(&mounted);
-	if (err)
-		SKIP(return, "no %s (%s): needs CONFIG_SLUB_CPU_PARTIAL_RUST_CHURN",
-		     CHURN_DRIVER "/run", strerror(-err));
+	if (why)
+		SKIP(return, "%s", why);
 	why = fault_inject_open(&self->fi, FAULT_INJECT_SLAB, CHURN_CACHES);
 	if (why)
 		SKIP(return, "%s", why);
@@ -898,6 +922,99 @@ TEST_F_TIMEOUT(churn_failslab, failures_counted_nothing_left, 120)
 		TH_LOG("%ld allocations, %ld frees, %ld outstanding", a, fr, after.outstanding);
 	EXPECT_EQ(0, after.outstanding)
 		TH_LOG("%ld allocations, %ld frees, %ld outstanding", a, fr, after.outstanding);
+	EXPECT_EQ(0, v)
+		TH_LOG("per-cpu partial bound broken %ld times", v);
+}
+
+#define CHURN_ALL_CPUS_ROUNDS 200
+#define CHURN_REMOTE_ROUNDS 100
+
+/*
+ * The churn driver on every CPU the test may run on at once
+ * (CHURN_ALL_CPUS_ROUNDS rounds each, the writers started together by
+ * churn_writers()), then CHURN_REMOTE_ROUNDS rounds of its remote file.
+ * How many frees the run on every CPU makes remote rests on how the
+ * writers interleave (from none to 17104 of 38400 in boots of the boot
+ * test this was), so the remote rounds follow, every free of them remote.
+ * Over what the counters moved: no allocation failed, the frees match the
+ * allocations, no object is left, the remote rounds allocated and freed
+ * remotely each object they allocated, and no per-cpu partial list broke
+ * its bound (checked by the driver after each round, on the CPU that
+ * freed).
+ *
+ * It skips without root, without the churn driver, or with one CPU to
+ * run on; the teardown, in the parent, unmounts debugfs if the setup
+ * mounted it.
+ */
+FIXTURE(churn_cross_cpu)
+{
+	cpu_set_t cpus;		/* the CPUs the test may run on */
+	bool mounted;		/* debugfs, by the setup */
+};
+
+FIXTURE_SETUP(churn_cross_cpu)
+{
+	const char *why;
+
+	if (geteuid())
+		SKIP(return, "needs root: debugfs");
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(self->cpus), &self->cpus));
+	why = churn_driver_need(&self->mounted);
+	if (why)
+		SKIP(return, "%s", why);
+	if (CPU_COUNT(&self->cpus) < 2) {
+		debugfs_release(&self->mounted);
+		SKIP(return, "one CPU to run on: no free can be remote");
+	}
+}
+
+/* In the parent: 6.12's harness may skip a FIXTURE_TEARDOWN() (above). */
+FIXTURE_TEARDOWN_PARENT(churn_cross_cpu)
+{
+	debugfs_release(&self->mounted);
+}
+
+TEST_F_TIMEOUT(churn_cross_cpu, counts_match, 120)
+{
+	long a, f, fr, v, rf, remote_a, remote_rf;
+	struct churn_stats before, mid, after;
+	int cpus = CPU_COUNT(&self->cpus), failed, err;
+
+	ASSERT_EQ(0, churn_stats_read(&before))
+		TH_LOG("cannot read %s", CHURN_DRIVER "/stats");
+	failed = churn_writers(&self->cpus, CHURN_ALL_CPUS_ROUNDS);
+	ASSERT_EQ(0, failed)
+		TH_LOG("%d of %d writes to %s failed", failed, cpus, CHURN_DRIVER "/run");
+	ASSERT_EQ(0, churn_stats_read(&mid))
+		TH_LOG("cannot read %s", CHURN_DRIVER "/stats");
+	err = knob_write_long(CHURN_DRIVER "/remote", CHURN_REMOTE_ROUNDS);
+	ASSERT_EQ(0, err)
+		TH_LOG("writing %d to %s: %s", CHURN_REMOTE_ROUNDS, CHURN_DRIVER "/remote",
+		       strerror(-err));
+	ASSERT_EQ(0, churn_stats_read(&after))
+		TH_LOG("cannot read %s", CHURN_DRIVER "/stats");
+	a = after.allocs - before.allocs;
+	f = after.alloc_failures - before.alloc_failures;
+	fr = after.frees - before.frees;
+	v = after.bound_violations - before.bound_violations;
+	rf = mid.remote_frees - before.remote_frees;
+	remote_a = after.allocs - mid.allocs;
+	remote_rf = after.remote_frees - mid.remote_frees;
+	ksft_print_msg("%ld allocations, %ld failed, %ld frees (%ld remote on %d CPUs at once,\n",
+		       a, f, fr, rf, cpus);
+	ksft_print_msg("then %ld of %ld in remote rounds), %ld bound violations, %ld outstanding\n",
+		       remote_rf, remote_a, v, after.outstanding);
+
+	EXPECT_EQ(0, f)
+		TH_LOG("%ld of %ld allocations failed", f, a + f);
+	EXPECT_EQ(a, fr)
+		TH_LOG("%ld allocations, %ld frees, %ld outstanding", a, fr, after.outstanding);
+	EXPECT_EQ(0, after.outstanding)
+		TH_LOG("%ld allocations, %ld frees, %ld outstanding", a, fr, after.outstanding);
+	EXPECT_LT(0, remote_a)
+		TH_LOG("remote rounds: %ld allocations, %ld remote frees", remote_a, remote_rf);
+	EXPECT_EQ(remote_a, remote_rf)
+		TH_LOG("remote rounds: %ld allocations, %ld remote frees", remote_a, remote_rf);
 	EXPECT_EQ(0, v)
 		TH_LOG("per-cpu partial bound broken %ld times", v);
 }

@@ -1,26 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * contpte_fork: arm64 contpte at work for a user process (seed 002).
- *
- *   contpte_fork check <KiB>
- *	Maps <KiB> (a multiple of 64) of private anonymous memory at a 2 MiB
- *	aligned address, fills every page with its own byte, write-protects
- *	the last page of the first 64 KiB block and makes it writable again,
- *	forks a child that checks every byte and exits, checks every byte
- *	itself and unmaps.  A fork before the mapping (step fork_rest)
- *	write-protects the process's own blocks (heap, stack), and the next
- *	write to one unfolds it, so that the later steps count the region's
- *	blocks only.  After each step it prints the contpte vm events the
- *	step caused (the child's included):
- *	  contpte_fork: step=<step> map=<n> fold=<n> unfold=<n> tlbi=<n>
- *	Exits 1 if a byte reads back wrong.  THP settings are the caller's.
+ * contpte_fork: the seed's fork and munmap microbenchmarks of arm64
+ * contpte (seed 002; benchmarking.rst).
  *
  *   contpte_fork bench <order0|64k|order9> <MiB> <rounds>
- *	The seed's fork and munmap microbenchmarks.  For each round, with
- *	contpte on and off (/sys/kernel/debug/contpte/on; which goes first
- *	alternates), maps <MiB> and writes to every page, then times fork()
- *	in the parent (the child waits, and exits only after the parent's
- *	clock is read) and munmap() of the region.
+ *	For each round, with contpte on and off (/sys/kernel/debug/contpte/on;
+ *	which goes first alternates), maps <MiB> and writes to every page,
+ *	then times fork() in the parent (the child waits, and exits only
+ *	after the parent's clock is read) and munmap() of the region.
  *	The kind sets the THP sysfs knobs: order0 (THP and mTHP never:
  *	4 KiB folios), 64k (the 64 KiB mTHP size always) or order9 (THP
  *	always, then the PMD of each 2 MiB folio split by an mprotect() of
@@ -30,8 +17,10 @@
  *	  munmap_ns=<n> map=<blocks mapped contiguous> fold=<n> thp=<n>
  *	The caller restores the THP settings afterwards.  On a kernel built
  *	without contpte (no switch), one measurement per round, contpte=out.
+ *
+ * What contpte does for a process, and its events, is checked by the
+ * kselftest tools/testing/selftests/mm/contpte_mthp.c.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,7 +31,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "guest_mm.h"
 
 #define PAGE		4096UL
 #define BLOCK		(16 * PAGE)
@@ -108,27 +96,22 @@ static void write_file(const char *path, const char *val)
 /* len bytes of anonymous memory at a 2 MiB-aligned address. */
 static char *map_region(size_t len)
 {
-	char *p = map_aligned(len, PMD);
+	char *p = mmap(NULL, len + PMD, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *q;
 
 	if (p == MAP_FAILED)
 		die("mmap");
-	return p;
+	q = (char *)(((uintptr_t)p + PMD - 1) & ~(PMD - 1));
+	if (q > p)
+		munmap(p, q - p);
+	munmap(q + len, p + PMD - q);
+	return q;
 }
 
 static unsigned char page_byte(size_t i)
 {
 	return (unsigned char)(i * 7 + 1);
-}
-
-/* Number of bytes that do not read back what fill() wrote. */
-static size_t check(const char *buf, size_t len)
-{
-	size_t i, j, bad = 0;
-
-	for (i = 0; i < len / PAGE; i++)
-		for (j = 0; j < PAGE; j++)
-			bad += (unsigned char)buf[i * PAGE + j] != page_byte(i);
-	return bad;
 }
 
 static void fill(char *buf, size_t len)
@@ -137,18 +120,6 @@ static void fill(char *buf, size_t len)
 
 	for (i = 0; i < len / PAGE; i++)
 		memset(buf + i * PAGE, page_byte(i), PAGE);
-}
-
-static void print_step(const char *name, struct events *last)
-{
-	struct events now;
-
-	read_events(&now);
-	printf("contpte_fork: step=%s map=%ld fold=%ld unfold=%ld tlbi=%ld\n", name,
-	       now.map - last->map, now.fold - last->fold,
-	       now.unfold - last->unfold, now.tlbi - last->tlbi);
-	fflush(stdout);
-	*last = now;
 }
 
 /* The last page of a block read-only (protect), then writable (unprotect). */
@@ -162,67 +133,6 @@ static void unprotect_last_page_of_block(char *block)
 {
 	if (mprotect(block + BLOCK - PAGE, PAGE, PROT_READ | PROT_WRITE))
 		die("mprotect PROT_READ|PROT_WRITE");
-}
-
-/* Fork a child that checks buf (if any) and exits; its wait status. */
-static void fork_and_wait(const char *buf, size_t len, int *status)
-{
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid == 0)
-		_exit(buf && check(buf, len) ? 1 : 0);
-	if (waitpid(pid, status, 0) != pid)
-		die("waitpid");
-}
-
-static int run_check(size_t len)
-{
-	struct events ev;
-	size_t bad;
-	char *buf;
-	int status;
-
-	/*
-	 * Only the region is advised for 64 KiB mTHP (the boot test sets that
-	 * size to "madvise"): with it "always", the process's own heap and
-	 * stack blocks were copied by every fork too, and whether a fork found
-	 * one of them still contpte depended on the address layout.  Print
-	 * once so that stdio has its buffer, then fork without the region.
-	 */
-	printf("contpte_fork: check %zu KiB\n", len >> 10);
-	fflush(stdout);
-	read_events(&ev);
-	fork_and_wait(NULL, 0, &status);
-	print_step("fork_rest", &ev);
-	buf = map_region(len);
-	if (madvise(buf, len, MADV_HUGEPAGE))
-		die("madvise");
-	fill(buf, len);
-	print_step("touch", &ev);
-	protect_last_page_of_block(buf);
-	print_step("mprotect_ro", &ev);
-	unprotect_last_page_of_block(buf);
-	buf[BLOCK - PAGE] = page_byte(BLOCK / PAGE - 1);	/* writable again */
-	print_step("mprotect_rw", &ev);
-	fork_and_wait(buf, len, &status);
-	print_step("fork", &ev);
-	bad = check(buf, len);
-	munmap(buf, len);
-	print_step("munmap", &ev);
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		printf("contpte_fork: the child read wrong bytes\n");
-		return 1;
-	}
-	if (bad) {
-		printf("contpte_fork: %zu bytes read back wrong\n", bad);
-		return 1;
-	}
-	printf("contpte_fork: %zu KiB read back right in parent and child\n", len >> 10);
-	return 0;
 }
 
 static int read_switch(void)
@@ -321,15 +231,6 @@ int main(int argc, char **argv)
 {
 	int r, rounds, first, was_on;
 
-	if (argc == 3 && !strcmp(argv[1], "check")) {
-		size_t kib = strtoul(argv[2], NULL, 0);
-
-		if (!kib || kib % (BLOCK >> 10)) {
-			fprintf(stderr, "contpte_fork: <KiB> is a multiple of 64\n");
-			return 2;
-		}
-		return run_check(kib << 10);
-	}
 	if (argc == 5 && !strcmp(argv[1], "bench")) {
 		size_t mib = strtoul(argv[3], NULL, 0);
 
@@ -361,7 +262,6 @@ int main(int argc, char **argv)
 		write_file(SWITCH, was_on ? "1" : "0");
 		return 0;
 	}
-	fprintf(stderr, "usage: contpte_fork check <KiB>\n"
-		"       contpte_fork bench <order0|64k|order9> <MiB> <rounds>\n");
+	fprintf(stderr, "usage: contpte_fork bench <order0|64k|order9> <MiB> <rounds>\n");
 	return 2;
 }
