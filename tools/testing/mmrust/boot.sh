@@ -24,9 +24,8 @@ busybox=/bin/busybox
 [ "$MMRUST_ARCH" = x86_64 ] || busybox=$CACHE/arm64-deb/root/bin/busybox
 [ -x "$busybox" ] || die "no $MMRUST_ARCH busybox at $busybox: run 'make setup'"
 
-# The initramfs: busybox and our /init, rebuilt each time (milliseconds),
-# one per console log, so that boots may run side by side (test.sh's
-# debug boots).
+# The initramfs, rebuilt each time (milliseconds), one per console log, so
+# that boots may run side by side (test.sh's debug boots).
 tag=$NAME-console
 [ "$log" = - ] || tag=$(basename "${log%.log}")
 ird=$CACHE/initramfs.d/$tag
@@ -35,8 +34,7 @@ rm -rf "$ird" && mkdir -p "$ird"/{bin,dev,proc,sys,tmp,mmrust}
 cp "$busybox" "$ird/bin/busybox"
 cp "$TOP/tools/testing/mmrust/init/init" "$ird/init"
 cp "$TOP"/tools/testing/mmrust/init/*.sh "$ird/mmrust/"
-# The guest's side of the benchmarks (tools/testing/mmrust-bench), where
-# that part of the series is applied.
+# The benchmarks' guest side (tools/testing/mmrust-bench), where applied.
 [ ! -d "$TOP/tools/testing/mmrust-bench/init" ] || cp "$TOP"/tools/testing/mmrust-bench/init/*.sh "$ird/mmrust/"
 [ ! -d "$EXTRA" ] || cp -a "$EXTRA/." "$ird/"
 chmod +x "$ird/init"

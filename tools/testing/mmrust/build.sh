@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Configure (when the fragment changed) and build the test kernel of
-# $MMRUST_ARCH (lib.sh: x86_64 or arm64), its modules (the Rust sample) and
-# the static guest programs.
+# $MMRUST_ARCH, its modules (the Rust sample) and the static guest programs.
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$BUILD" "$LOGS"
@@ -51,8 +50,7 @@ if [[ $MMRUST_FLAVOR == debian* ]]; then
 		while read -r l; do
 			grep -qxF "$l" "$BUILD/.config" || die "config: $l of configs/debian.config did not hold"
 		done < <(grep '^CONFIG_' "$TOP/tools/testing/mmrust/configs/debian.config")
-		# (6.12's arm64 has no HVO, so no polled grace period of its
-		# restores.)
+		# (6.12's arm64 has no HVO, so no polled grace period of its restores.)
 		[ "$MMRUST_FLAVOR" = debian-norust ] || while read -r l; do
 			case $MMRUST_ARCH:${l#*:} in
 			arm64:CONFIG_HUGETLB_PAGE_OPTIMIZE_VMEMMAP=y|arm64:CONFIG_HUGETLB_VMEMMAP_POLLED_GP=y) continue ;;
@@ -72,12 +70,10 @@ if [[ $MMRUST_FLAVOR == debian* ]]; then
 	fi
 elif [ -n "${DERIVE_FROM:-}" ]; then
 	# A flavour that only turns options off (nocontpte, production, base):
-	# the image DERIVE_FROM's .config with the fragment's "=n" (and "=y")
-	# lines applied by olddefconfig, so that nothing else differs
-	# (allnoconfig would turn off what EXPERT, which nocontpte's options'
-	# prompts need, puts behind a prompt).  The build directory starts as
-	# a copy of that image's, so that only what the options touch is
-	# compiled again.
+	# DERIVE_FROM's .config with the fragment's "=n" (and "=y") lines, by
+	# olddefconfig, so that nothing else differs (allnoconfig would turn off
+	# what EXPERT, which nocontpte's options' prompts need, puts behind a
+	# prompt), in a copy of its build directory: only what changes recompiles.
 	[ -f "$DERIVE_FROM/.config" ] ||
 		die "$NAME derives from the image in $DERIVE_FROM: build that first (make build ARCH=$MMRUST_ARCH)"
 	# (Not the base's: its objects come from another tree.)
@@ -137,8 +133,7 @@ fi
 # Debian's images: what is built in (modpost's vmlinux.symvers of it).
 targets=("$(basename "$IMAGE")" modules)
 [[ $MMRUST_FLAVOR != debian* ]] || targets=("$(basename "$IMAGE")")
-# How long a cold build took here the last time (what a build from nothing
-# of this image writes into $CACHE/logs/cold-build-$NAME), for the message.
+# How long the last build from nothing of this image took here, for the message.
 cold_rec=$LOGS/cold-build-$NAME
 cold=""
 [ -f "$BUILD/vmlinux" ] || cold=1

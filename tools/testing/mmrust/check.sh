@@ -15,16 +15,14 @@ for f in $cfiles; do
 	"$SRC/scripts/checkpatch.pl" --no-tree --quiet -f "$f" || rc=1
 done
 for p in $series; do
-	# A Kconfig "source" line names a file by design (EMBEDDED_FILENAME);
-	# this checkpatch reads the diffs' blank context lines (a lone space) as
-	# trailing whitespace (TRAILING_WHITESPACE); our C files are checked for
-	# it above.  The fixes' Fixes: ids are mainline's, which this
-	# repository's git cannot look up (UNKNOWN_COMMIT_ID).
+	# A Kconfig "source" line names a file by design (EMBEDDED_FILENAME); this
+	# checkpatch reads the diffs' blank context lines (a lone space) as trailing
+	# whitespace (TRAILING_WHITESPACE; our C files are checked for it above).
+	# The Fixes: ids are mainline's, unknown to this repository's git (UNKNOWN_COMMIT_ID).
 	"$SRC/scripts/checkpatch.pl" --no-tree --quiet --no-signoff \
 		--ignore EMBEDDED_FILENAME,TRAILING_WHITESPACE,UNKNOWN_COMMIT_ID "patches/$p" || rc=1
 done
 
-# kernel-doc -Wall on our C files and headers: any warning is a finding.
 kfiles=$(echo "$cfiles" | grep -v '^tools/')
 say "kernel-doc -Wall: $(echo $kfiles | wc -w) C files and headers"
 for f in $kfiles; do
@@ -45,7 +43,6 @@ for f in $hooked; do
 	[ -z "$out" ] || { echo "$f (hooked): $out"; rc=1; }
 done
 
-# The documentation pages: checkpatch, and each in the index's toctree.
 docs=$(ls Documentation/mm/mmrust/*.rst 2>/dev/null)
 say "checkpatch: $(echo $docs | wc -w) documentation pages"
 for f in $docs; do

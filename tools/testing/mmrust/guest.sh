@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The programs of the test initramfs, all static: the base's mm selftests
-# with bash, our helpers (*.c here and the benchmarks'), the samples and
-# sample modules, and hackbench on x86_64 (the SLUB benchmark).  Run by
-# build.sh after the kernel build.
+# The programs of the test initramfs: the base's mm selftests with bash, our
+# helpers, the samples and sample modules, hackbench on x86_64; run by build.sh.
 . "$(dirname "$0")/lib.sh"
 
 # Static binaries for the guest's architecture (arm64: clang's cross target
@@ -11,18 +9,16 @@
 cc=(clang-19 -static)
 [ "$MMRUST_ARCH" = x86_64 ] || cc=(clang-19 --target="$CLANG_TARGET" -fuse-ld=lld -static)
 
-# The base's mm selftests, the programs of VMTESTS_PROGRAMS only (testing.rst,
-# "The mm selftests"): the whole directory also needs libcap's and libnuma's
-# static libraries for the guest's architecture, and has programs none of
-# those categories runs.
+# The base's mm selftests, VMTESTS_PROGRAMS only (testing.rst, "The mm
+# selftests"): the whole directory needs the guest's static libcap and
+# libnuma too, and has programs none of our categories runs.
 out=$EXTRA/selftests
 hdr=$BUILD/usr/include
 sel=$SRC/tools/testing/selftests/mm
 kst=$BUILD/kselftest/mm
-mkdir -p "$out" "$kst"
+mkdir -p "$out" "$kst" "$LOGS"
 [ -f "$hdr/linux/mman.h" ] || "${KMAKE[@]}" headers > /dev/null
 ksel_log=$LOGS/kselftest-build-$NAME.log
-mkdir -p "$LOGS"
 # shellcheck disable=SC2046
 make -C "$sel" LLVM=-19 ARCH="$MMRUST_ARCH" OUTPUT="$kst" \
 	EXTRA_CFLAGS="-static -fuse-ld=lld" KHDR_INCLUDES="-isystem $hdr" -j"$(nproc)" \
@@ -40,11 +36,10 @@ cp "$sel/run_vmtests.sh" "${VMTESTS_SCRIPTS[@]/#/$sel/}" "$out/"
 bash_static=/bin/bash-static
 [ "$MMRUST_ARCH" = x86_64 ] || bash_static=$CACHE/arm64-deb/root/bin/bash-static
 [ -x "$bash_static" ] || die "no $MMRUST_ARCH bash-static at $bash_static: run 'make setup'"
-mkdir -p "$EXTRA/bin"
-cp "$bash_static" "$EXTRA/bin/bash"
-
 bin=$EXTRA/bin
 mkdir -p "$bin"
+cp "$bash_static" "$bin/bash"
+
 # Ours, and the benchmarks' (tools/testing/mmrust-bench).
 for src in "$TOP"/tools/testing/mmrust/demand_fault.c \
 	"$TOP"/tools/testing/mmrust-bench/{contpte_fork,timed_write,zero_memcmp}.c; do

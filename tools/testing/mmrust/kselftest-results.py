@@ -16,12 +16,11 @@ else the case's own text.
 The expected file's format is in its header (and testing.rst, as above).
 
 Prints one line per result: "<STATUS>\\x1f<name>\\x1f<reason>\\x1f<why>" (unit
-separators: a field may be empty), STATUS
-one of PASS, SKIP (expected skip or failure; <why> is the entry's), FAIL
-(<why> says what is wrong; a failed program's last lines follow, each
-"OUTPUT\\x1f<line>"); then "UNUSED\\x1f<entry>" for each entry for
-this label that matched nothing (reported, not a failure: narrow or
-remove it), and "PLAN\\x1f<planned>\\x1f<ran>" from run_vmtests.sh's plan.
+separators: a field may be empty), STATUS one of PASS, SKIP (expected skip or
+failure; <why> is the entry's), FAIL (<why> says what is wrong; a failed
+program's last lines follow, each "OUTPUT\\x1f<line>"); then "UNUSED\\x1f<entry>"
+for each entry for this label that matched nothing (reported, not a failure:
+narrow or remove it), and "PLAN\\x1f<planned>\\x1f<ran>" from run_vmtests.sh's plan.
 """
 
 import fnmatch
@@ -67,38 +66,27 @@ def parse(lines):
     for a nested case)."""
     results = []
     block = []
-    prog = None
-    label = None
-    planned = None
+    prog = label = planned = None
     ran = 0
     for line in lines:
         line = line.rstrip("\r\n")
         block.append(line)
-        m = RUNNING.match(line)
-        if m:
+        if m := RUNNING.match(line):
             prog, label = m.group(1), None
             block = [line]
-            continue
-        m = LABEL.match(line)
-        if m:
+        elif m := LABEL.match(line):
             label = m.group(1)
-            continue
-        m = NESTED.match(line)
-        if m and prog is not None:
+        elif (m := NESTED.match(line)) and prog is not None:
             desc = label or (m.group(3) or "").strip()
             results.append((status_of(m), "%s: %s%s" % (prog, m.group(2), " " + desc if desc else ""),
                             (m.group(5) or "").strip(), None))
             label = None
-            continue
-        m = TOP.match(line)
-        if m:
+        elif m := TOP.match(line):
             ran += 1
             reason = "" if m.group(4) in (None, "SKIP") else m.group(4)
             results.append((status_of(m), m.group(3), reason, block[-12:-1]))
             prog, label, block = None, None, []
-            continue
-        m = PLAN.match(line)
-        if m:
+        elif m := PLAN.match(line):
             planned = int(m.group(1))
     return results, planned, ran
 

@@ -4,7 +4,6 @@
 # kernel build of its own (testing.rst, "Other checks").
 . "$(dirname "$0")/lib.sh"
 
-# ARCH=arm64: mm/arm64.kunitconfig, in a build of its own.
 kbuild=$CACHE/build/kunit-tool
 kcfg=mm/.kunitconfig kargs=hugetlb_free_vmemmap=on
 if [ "$MMRUST_ARCH" = arm64 ]; then

@@ -2,13 +2,14 @@
 # Shared settings of the mmrust driver scripts; sourced, never run.
 
 set -euo pipefail
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 CACHE=${MMRUST_CACHE:-$HOME/.cache/mmrust}
 # The base: Debian's linux-source-6.12 at the version the project is built
 # and measured on, with its tarball's sha256.  MMRUST_BASE_VERSION=<Debian
-# version> tries another 6.12.y ('apt-cache madison linux-source-6.12'
-# lists what the archive has; older ones stay in bookworm-security).
+# version> tries another 6.12.y ('apt-cache madison linux-source-6.12').
 BASE_PIN=6.12.117-1~deb12u1
 BASE_PIN_SHA256=585a4a074597aefa2b1a68ada83a3184ba351c127544dea80618bbcceaa3961f
 BASE_VERSION=${MMRUST_BASE_VERSION:-$BASE_PIN}
@@ -31,62 +32,45 @@ debian_config() {
 BASE_TARBALL=$BASE_DIR/usr/src/linux-source-6.12.tar.xz
 PRISTINE=$BASE_DIR/linux-source-6.12    # unpacked tarball, never modified
 SRC=$CACHE/src                         # base + overlay + patches, built from
-# The architecture of the test kernel: x86_64 (default) or arm64, from
-# MMRUST_ARCH or ARCH ("make test ARCH=arm64").
+# The test kernel's architecture, from MMRUST_ARCH or ARCH: x86_64 (default) or arm64.
 MMRUST_ARCH=${MMRUST_ARCH:-${ARCH:-x86_64}}
 case "$MMRUST_ARCH" in
 x86_64) IMAGE=arch/x86/boot/bzImage EXTRA=$CACHE/initramfs-extra
 	CLANG_TARGET=x86_64-linux-gnu ;;
 arm64) IMAGE=arch/arm64/boot/Image EXTRA=$CACHE/initramfs-extra-arm64
 	CLANG_TARGET=aarch64-linux-gnu ;;
-*) printf 'error: unknown architecture %s (x86_64 or arm64)\n' "$MMRUST_ARCH" >&2; exit 1 ;;
+*) die "unknown architecture $MMRUST_ARCH (x86_64 or arm64)" ;;
 esac
 unset ARCH
-# The image: the test image of the architecture, or with MMRUST_FLAVOR=debug
-# its debug image (configs/debug.config over the architecture's fragment:
-# KASAN, lockdep and the other checkers), built and booted on its own.
+# The image: the test image of the architecture, or the flavour that
+# MMRUST_FLAVOR names (testing.rst, "The images"), built on its own.
 MMRUST_FLAVOR=${MMRUST_FLAVOR:-}
 KSRC=$SRC                               # the tree an image is built from
 case "$MMRUST_FLAVOR" in
 '') NAME=$MMRUST_ARCH ;;
 debug) NAME=$MMRUST_ARCH-debug EXTRA=$CACHE/initramfs-extra-$NAME ;;
-# lto (x86_64): the test image with Clang ThinLTO, Rust objects in it
-# (configs/lto.config), built with rustc-web 1.85 (LLVM 19, setup.sh).
-lto) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the lto image is x86_64 only\n' >&2; exit 1; }
+lto) [ "$MMRUST_ARCH" = x86_64 ] || die "the lto image is x86_64 only"
 	NAME=$MMRUST_ARCH-lto EXTRA=$CACHE/initramfs-extra-$NAME ;;
-# gcc (x86_64): the test image built with GCC 12, as Debian builds its
-# kernels (configs/gcc.config: Rust off, the C components on).
-gcc) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the gcc image is x86_64 only\n' >&2; exit 1; }
+gcc) [ "$MMRUST_ARCH" = x86_64 ] || die "the gcc image is x86_64 only"
 	NAME=$MMRUST_ARCH-gcc EXTRA=$CACHE/initramfs-extra-$NAME ;;
-# debian: Debian's own configuration of the base for the architecture
-# (config.amd64_none_amd64 or config.arm64_none_arm64 of linux-config-6.12,
-# setup.sh), every "=y" of it kept, its modules not built, then "make
-# mmrust.config" (kernel/configs/mmrust.config, and arm64's): MODVERSIONS
-# with the Rust components built in; x86_64's linked and booted, arm64's
-# linked (make test-debian).  debian-norust (x86_64): the same
-# configuration with Rust off, built from nothing in a directory of its
-# own: the other side of the CRC check (test.sh modversions_check).
+# debian: Debian's own configuration, then make mmrust.config (testing.rst,
+# "Debian's own configuration"); debian-norust: the same without Rust, the
+# other side of the CRC check (test.sh modversions_check).
 debian) NAME=$MMRUST_ARCH-debian EXTRA=$CACHE/initramfs-extra-$MMRUST_ARCH-debian ;;
-debian-norust) [ "$MMRUST_ARCH" = x86_64 ] || { printf 'error: the debian-norust image is x86_64 only\n' >&2; exit 1; }
+debian-norust) [ "$MMRUST_ARCH" = x86_64 ] || die "the debian-norust image is x86_64 only"
 	NAME=$MMRUST_ARCH-debian-norust EXTRA=$CACHE/initramfs-extra-$MMRUST_ARCH-debian ;;
-# nocontpte (arm64): the test image without contpte (configs/nocontpte.config),
-# the baseline of the contpte benchmark's built-in/out comparison; its
-# configuration is the arm64 image's with those options off (DERIVE_FROM).
-nocontpte) [ "$MMRUST_ARCH" = arm64 ] || { printf 'error: the nocontpte image is arm64 only\n' >&2; exit 1; }
+# nocontpte: the contpte benchmark's base line (contpte.rst).  production:
+# the test image without the test-only options; base: the pristine tree
+# configured as the test image ('make bench MMRUST_BENCH_ONLY=production').
+# All three take the test image's configuration (DERIVE_FROM).
+nocontpte) [ "$MMRUST_ARCH" = arm64 ] || die "the nocontpte image is arm64 only"
 	NAME=$MMRUST_ARCH-nocontpte EXTRA=$CACHE/initramfs-extra-$NAME
 	DERIVE_FROM=$CACHE/build/$MMRUST_ARCH ;;
-# production: the test image with every option whose help says "not for
-# production kernels" off (the call counters, the project's KUnit suites,
-# the benchmarks, the debug counters; the base's options stay as they
-# are), the series as a production kernel carries it.  base: the plain base (the
-# pristine tree, no series) configured as the test image, the series'
-# options gone.  Both derive from the test image (DERIVE_FROM); the two
-# sides of 'make bench MMRUST_BENCH_ONLY=production'.
 production) NAME=$MMRUST_ARCH-production EXTRA=$CACHE/initramfs-extra-$NAME
 	DERIVE_FROM=$CACHE/build/$MMRUST_ARCH ;;
 base) NAME=$MMRUST_ARCH-base EXTRA=$CACHE/initramfs-extra-$NAME
 	DERIVE_FROM=$CACHE/build/$MMRUST_ARCH KSRC=$PRISTINE ;;
-*) printf 'error: unknown image flavour %s (debug, lto, gcc, debian, debian-norust, nocontpte, production, base or none)\n' "$MMRUST_FLAVOR" >&2; exit 1 ;;
+*) die "unknown image flavour $MMRUST_FLAVOR (debug, lto, gcc, debian, debian-norust, nocontpte, production, base or none)" ;;
 esac
 # Debian's rustc-web of the LTO image (LLVM 19, as clang-19 and ld.lld-19).
 RUST_LTO_VERSION=1.85.0+dfsg3-1~deb12u3
@@ -96,13 +80,10 @@ BUILD=$CACHE/build/$NAME                # out-of-tree build directory
 TOOLS=$CACHE/tools                      # bindgen-cli
 LOGS=$CACHE/logs
 
-# The mm selftests in make test's kselftest boots, the base's and the
-# series' own (hugetlb_pool, thp_huge_zero_page, contpte_mthp,
-# clear_pages_zero, slub_cpu_partial: patch 0038): run_vmtests.sh's
-# categories (VMTESTS_CATEGORIES; the guest's kernel parameter
-# mmrust.vmtests= may name others of these), the programs and scripts they
-# run, and fail_alloc, the stress's fault injection (init/80-stress.sh),
-# which guest.sh builds with the base's Makefile and puts in /selftests.
+# The mm selftests of make test's kselftest boots (testing.rst, "The mm
+# selftests"): run_vmtests.sh's categories (mmrust.vmtests= may name others),
+# the programs and scripts they run, and fail_alloc, the stress's fault
+# injection (init/80-stress.sh); guest.sh builds them into /selftests.
 VMTESTS_CATEGORIES="hugetlb thp cow mkdirty madv_populate slub"
 VMTESTS_PROGRAMS=(hugepage-mmap hugepage-shm map_hugetlb hugepage-mremap hugepage-vmemmap
 	hugetlb-madvise hugetlb_dio hugetlb_fault_after_madv hugetlb_madv_vs_map thuge-gen
@@ -130,8 +111,6 @@ KMAKE=(make -C "$KSRC" O="$BUILD" ARCH="$MMRUST_ARCH" LLVM=-19 "CC=ccache clang-
 median() { sort -g | awk '{v[NR]=$1} END {if (!NR) exit; if (NR%2) print v[(NR+1)/2]; else printf "%.6g\n", (v[NR/2]+v[NR/2+1])/2}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.3f", a / b; else print "n/a"}'; }
 
-say() { printf '==> %s\n' "$*" >&2; }
-
 # arch_fragment <arch>: common.config, then <arch>.config; image_fragment
 # <arch>: the test image's (testing.rst, "The mm selftests"; a later line wins).
 arch_fragment() { cat "$TOP/tools/testing/mmrust/configs/"{common,"$1"}.config; }
@@ -143,17 +122,14 @@ image_fragment() {
 test_only_options() { awk '/^config / { o = $2 } /not for production kernels/ { print o }' "$TOP/Kconfig"; }
 # build_log <image name>: its kernel build log (build.sh).
 build_log() { if [ "$1" = x86_64 ]; then echo "$LOGS/build.log"; else echo "$LOGS/build-$1.log"; fi; }
-die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # compile_objects <build dir> <objects...>: kbuild's single-object targets
-# with "${MK[@]}" (lib.sh's make on a tree, into <build dir>; matrix.sh,
-# series-check.sh).  "rust/" stands for the Rust crates, built first
-# whenever the configuration has Rust; the arch/*/lib objects go in a make
-# of their own, with -j1: a single target under arch/arm64/lib/ is reached
-# twice, through arch/arm64/ (core-y) and arch/arm64/lib/ (libs-y), and
-# with -j2 the two assembled clear_pages.o at once ("fixdep: error opening
-# file: arch/arm64/lib/.clear_pages.o.d", seen twice in the matrix).  No
-# make without a target: that would build the whole kernel.
+# with "${MK[@]}" (never a make without a target: the whole kernel); "rust/":
+# the Rust crates, built first when the configuration has Rust.  The
+# arch/*/lib objects go in a make of their own with -j1: a target there is
+# reached through both arch/arm64/ (core-y) and arch/arm64/lib/ (libs-y), and
+# -j2 assembled clear_pages.o twice at once ("fixdep: error opening file:
+# arch/arm64/lib/.clear_pages.o.d", seen twice in the matrix).
 compile_objects() {
 	local b=$1 o main="" lib="" rust=""
 	shift

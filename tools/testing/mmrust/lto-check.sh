@@ -11,12 +11,12 @@ lto=${2:-$CACHE/build/x86_64-lto/vmlinux}
 for f in "$plain" "$lto"; do
 	[ -f "$f" ] || die "no $f: build the x86_64 test image and the LTO image (MMRUST_FLAVOR=lto build.sh)"
 done
-# calls <vmlinux> <symbol>: call and jmp instructions whose target is the
-# symbol itself (not an offset into it: the function's own jumps).
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 llvm-objdump-19 -d --no-show-raw-insn "$plain" | grep -E '^\s*[0-9a-f]+:\s+(call|jmp)' > "$tmp/plain"
 llvm-objdump-19 -d --no-show-raw-insn "$lto" | grep -E '^\s*[0-9a-f]+:\s+(call|jmp)' > "$tmp/lto"
+# calls <plain|lto> <symbol>: call and jmp instructions whose target is the
+# symbol itself (not an offset into it: the function's own jumps).
 calls() { grep -c -- "<$2>\$" "$tmp/$1" || true; }
 
 # The crossings: Rust entry points C calls (the hot one first), then Rust->C.

@@ -2,11 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The configuration matrix (Documentation/mm/mmrust/testing.rst, "The
 # configuration matrix"), one build directory per architecture
-# ($CACHE/build/matrix-<arch>): kbuild recompiles an object only when a
-# symbol it uses changed (an object it keeps compiles the same as in the
-# configuration before), and ccache keeps what an earlier run compiled.
-# Prints a table of configuration against result; exits non-zero when a
-# cell failed.
+# ($CACHE/build/matrix-<arch>).  Prints a table of configuration against
+# result; exits non-zero when a cell failed.
 #   matrix.sh            every architecture of MMRUST_ARCHES
 #   matrix.sh --warnings <log>   the overlay's warnings in a build log
 #   MMRUST_MATRIX_ONLY="<config> ..."   only these configurations (names
@@ -16,10 +13,9 @@
 MTOP=$TOP/tools/testing/mmrust
 BASE_WARNINGS=$MTOP/matrix-base-warnings
 
-# The project's options: every user-visible one of ./Kconfig.
+# The project's options: those of ./Kconfig but the switch the components
+# select and what rustc can do (RUSTC_*, no prompt: it follows the toolchain).
 project_options() {
-	# Not options: the switch the components select, and what rustc can
-	# do (RUSTC_*, no prompt: it follows the toolchain).
 	sed -n 's/^config \([A-Z0-9_]*\)$/\1/p' "$TOP/Kconfig" | grep -vx 'MM_IMPL_SWITCH\|RUSTC_.*'
 }
 
@@ -31,8 +27,7 @@ opts() { local v=$1 o; shift; for o in "$@"; do printf ' CONFIG_%s=%s' "$o" "$v"
 configs() {
 	local o not_here=CONTPTE_KUNIT_TEST
 	echo "rust-off CONFIG_RUST=n"
-	# What a production kernel builds: every component, no KUnit, none of
-	# the test-only options (the call counters among them).
+	# What a production kernel builds: no KUnit, no test-only option.
 	echo "production CONFIG_KUNIT=n$(opts n $(test_only_options))"
 	for o in SLUB_CPU_PARTIAL_RUST HUGETLB_BULK_FREE_RUST CLEAR_PAGES_BATCH; do
 		echo "no-${o,,} CONFIG_$o=n"
@@ -62,15 +57,13 @@ configs() {
 }
 
 # objects <arch> <build dir>: the objects the overlay adds or patches that
-# the configuration in <build dir> builds (patched base objects by the rule
-# of their base Makefile, ours by mm/Makefile.mmrust and
-# samples/rust/Makefile.mmrust), one per line.
+# the configuration in <build dir> builds, one per line (ours by the obj-
+# lines of mm/Makefile.mmrust and samples/rust/Makefile.mmrust).
 objects() {
 	local arch=$1 cfg=$2/.config
 	on() { grep -Eq "^CONFIG_$1=[ym]" "$cfg"; }
 	# The hooked base files (page_alloc.c, pgtable-generic.c, hugetlbfs'
-	# inode.c and mmu_notifier.c: exports for the KUnit modules, patch
-	# 0039).
+	# inode.c, mmu_notifier.c: exports for the KUnit modules, patch 0039).
 	echo mm/slub.o mm/memory.o mm/vmstat.o mm/page_alloc.o mm/pgtable-generic.o
 	! on HUGETLBFS || echo mm/hugetlb.o fs/hugetlbfs/inode.o
 	! on MMU_NOTIFIER || echo mm/mmu_notifier.o
@@ -109,10 +102,9 @@ configure() {
 	done
 }
 
-# warnings <log>: the compiler's warnings in the files the overlay adds or
-# patches, as "<file>:<line>:<col>: warning: <text>" (clang) or "<file>:
-# warning: <text>" (rustc, from its "warning:" and "-->" lines), but for
-# the base's own (matrix-base-warnings).
+# warnings <log>: the warnings in the files the overlay adds or patches, less
+# the base's own (matrix-base-warnings), as "<file>:<line>:<col>: warning:
+# <text>" (clang) or "<file>: warning: <text>" (rustc's "-->" line).
 warnings() {
 	awk -v src="$SRC/" '
 		function rel(f) { sub("^" src, "", f); sub(/^\.\.\/src\//, "", f); return f }
@@ -127,8 +119,7 @@ warnings() {
 # wanted <config>: in MMRUST_MATRIX_ONLY, or no MMRUST_MATRIX_ONLY.
 wanted() { [ -z "${MMRUST_MATRIX_ONLY:-}" ] || [[ " $MMRUST_MATRIX_ONLY " == *" $1 "* ]]; }
 
-# minimal_linked <arch> <build dir>: the other extreme, linked: RUST=n and
-# every project option off.
+# minimal_linked <arch> <build dir>: RUST=n and every project option off, linked.
 minimal_linked() {
 	local arch=$1 b=$2 changes="CONFIG_RUST=n$(opts n $(project_options))" start why
 	start=$(date +%s)
@@ -144,9 +135,8 @@ minimal_linked() {
 }
 
 # generic_clear_pages: i386 (configs/i386-generic.config), no clear_pages()
-# of its own, linked and booted for the KUnit suite clear_pages_batch
-# (testing.rst, "The configuration matrix"); the cell is the build, the
-# console goes to $GENERIC_KUNIT_LOG, which test.sh counts (matrix/i386/kunit).
+# of its own, linked and booted for the KUnit suite clear_pages_batch; the
+# cell is the build, the console goes to $GENERIC_KUNIT_LOG (test.sh counts it).
 GENERIC_KUNIT_LOG=$LOGS/matrix-i386-kunit.log
 generic_clear_pages() {
 	local b=$CACHE/build/matrix-i386 start=$(date +%s) l n
@@ -167,8 +157,7 @@ generic_clear_pages() {
 	fi
 	built i386 generic-clear-pages "$b/.mmrust-build.log" "${mk[@]}" bzImage || return 0
 	n=$(grep -cE '^  (CC|AS) ' "$b/.mmrust-build.log" || true)
-	# No init: the suite runs before it, then the kernel panics and
-	# QEMU exits (panic=-1, -no-reboot).
+	# No init: after the suite the kernel panics, QEMU exits (panic=-1, -no-reboot).
 	timeout 600 qemu-system-i386 -M pc -cpu max -smp 2 -m 1G -nographic -no-reboot -nic none \
 		-kernel "$b/arch/x86/boot/bzImage" \
 		-append "console=ttyS0 panic=-1 kunit.filter_glob=clear_pages_batch" \
@@ -176,8 +165,6 @@ generic_clear_pages() {
 	cell i386 generic-clear-pages "ok ($n objects, booted: KUnit in $GENERIC_KUNIT_LOG, $(( $(date +%s) - start ))s)"
 }
 
-# matrix.sh --warnings <build log>: the overlay's warnings in one build's
-# log (test.sh: the images' builds), nothing when there are none.
 if [ "${1:-}" = --warnings ]; then
 	warnings "$2"
 	exit 0
@@ -186,8 +173,7 @@ fi
 rows=()
 bad=0
 # built <arch> <name> <log> <command...>: the command's output in <log>; a
-# failure, or a warning in our files (warnings), is the cell's verdict
-# (status 1).
+# failure, or a warning in our files, fails the cell (status 1).
 built() {
 	local arch=$1 name=$2 log=$3 w
 	shift 3
@@ -198,11 +184,9 @@ built() {
 	w=$(warnings "$log")
 	[ -z "$w" ] || { cell "$arch" "$name" "FAILED (warning)" "$w"; return 1; }
 }
-# compile_cell <arch> <name> <build dir> <log> <start> <objects...>: the
-# objects compiled with MK, the cell's verdict (a compile error or a
-# warning in our files fails it), the objects of a failed cell removed
-# (kbuild would keep a warned object; ccache gives back its warnings too),
-# the build log appended to <log>.
+# compile_cell <arch> <name> <build dir> <log> <start> <objects...>: built
+# with compile_objects; a failed cell's objects removed (kbuild would keep a
+# warned object; ccache gives back its warnings too); the log to <log>.
 compile_cell() {
 	local arch=$1 name=$2 b=$3 log=$4 start=$5 n
 	shift 5
@@ -226,12 +210,10 @@ debian_configure() {
 debian_gcc() {
 	local arch=$1 b o on_opts="" name changes start why objs deb gcc cross="" cell0
 	case $arch in
-	x86_64) deb=amd64 gcc=x86_64-linux-gnu-gcc-12 cell0=debian-gcc b=$CACHE/build/matrix-debian-gcc ;;
-	arm64)
-		deb=arm64 gcc=aarch64-linux-gnu-gcc-12 cross=aarch64-linux-gnu- cell0=debian-gcc-arm64
-		b=$CACHE/build/matrix-debian-gcc-arm64
-		;;
+	x86_64) deb=amd64 gcc=x86_64-linux-gnu-gcc-12 cell0=debian-gcc ;;
+	arm64) deb=arm64 gcc=aarch64-linux-gnu-gcc-12 cross=aarch64-linux-gnu- cell0=debian-gcc-arm64 ;;
 	esac
+	b=$CACHE/build/matrix-$cell0
 	local cfg=$(debian_config_xz $deb)
 	[ -z "${MMRUST_MATRIX_ONLY:-}" ] || [[ "$MMRUST_MATRIX_ONLY" == *$cell0* ]] || return 0
 	[ -r "$cfg" ] || { cell "$arch" "$cell0" "FAILED (config)" "no $cfg: run make setup"; return; }
@@ -323,8 +305,7 @@ builtin_only_refusals() {
 		elif ! grep -q '^CONFIG_RUST_BUILTIN_ONLY=y' "$k/.config"; then
 			cell x86_64 "$name" "FAILED (config)" "RUST_BUILTIN_ONLY=y did not hold"
 		else
-			# Kconfig's reason: the option's dependencies, as the kernel's
-			# Kconfig declares them (drivers/block/Kconfig, patch 0042).
+			# Kconfig's reason: the "depends on" of drivers/block/Kconfig (patch 0042).
 			out=$(sed -n '/^config BLK_DEV_RUST_NULL$/,/^$/p' "$SRC/drivers/block/Kconfig" |
 				grep -o 'depends on .*RUST_BUILTIN_ONLY.*' || true)
 			if [ -n "$out" ]; then
@@ -359,8 +340,7 @@ builtin_only_refusals() {
 	fi
 }
 
-# production_fragment: "make mmrust.config" on Debian's amd64 configuration
-# (testing.rst, "The configuration matrix").
+# production_fragment: make mmrust.config on Debian's amd64 configuration.
 production_fragment() {
 	local k=$CACHE/build/matrix-debian-kconfig name=debian-mmrust-config start why="" l o
 	wanted "$name" || return 0
@@ -385,19 +365,20 @@ production_fragment() {
 # kunit_m_check <arch> <build dir> <objects...>: replaces the kunit-m cell's
 # verdict when a built-in object uses KUnit (testing.rst, "The configuration matrix").
 kunit_m_check() {
-	local arch=$1 b=$2 o bad=""
+	local arch=$1 b=$2 o calls=""
 	shift 2
 	for o in "$@"; do
 		case $o in rust/|*_kunit.o|samples/*) continue ;; esac
 		[ -f "$b/$o" ] || continue
-		bad="$bad$(llvm-nm-19 -u "$b/$o" | awk -v o="$o" '$2 ~ /^(__)?kunit_/ && $2 != "kunit_running" { printf " %s: %s;", o, $2 }')"
+		calls="$calls$(llvm-nm-19 -u "$b/$o" | awk -v o="$o" '$2 ~ /^(__)?kunit_/ && $2 != "kunit_running" { printf " %s: %s;", o, $2 }')"
 	done
-	[ -z "$bad" ] || { unset 'rows[-1]'; cell "$arch" kunit-m "FAILED (built-in code calls KUnit)" "$bad"; }
+	# (not "bad": cell() sets the script's bad, which a local would hide)
+	[ -z "$calls" ] || { unset 'rows[-1]'; cell "$arch" kunit-m "FAILED (built-in code calls KUnit)" "$calls"; }
 }
 
 cell() {  # cell <arch> <config> <result> [details]
 	rows+=("$(printf '%-8s %-30s %s' "$1" "$2" "$3")")
-	[ "$3" = ok ] || [ "${3%% *}" = ok ] || bad=1
+	[ "${3%% *}" = ok ] || bad=1
 	[ -z "${4:-}" ] || printf '%s\n' "$4" | sed "s|^|[matrix $1 $2]   |" >&2
 }
 
@@ -405,10 +386,8 @@ for arch in ${MMRUST_ARCHES:-$MMRUST_ARCH}; do
 	MMRUST_ARCH=$arch
 	. "$MTOP/lib.sh"
 	b=$CACHE/build/matrix-$arch
-	# A matrix tree from nothing starts as a copy of the image's tree
-	# (built before it, test.sh): kbuild then recompiles only the objects
-	# that use an option the minimal configuration changes, not the whole
-	# kernel again (testing.rst, "The configuration matrix").
+	# A new matrix tree starts as a copy of the image's (built before it,
+	# test.sh), so that kbuild compiles again only what a change touches.
 	if [ ! -e "$b/.config" ] && [ -f "$CACHE/build/$arch/vmlinux" ]; then
 		say "matrix $arch: a new tree, copied from the image's ($CACHE/build/$arch)"
 		rm -rf "$b" && cp -a "$CACHE/build/$arch" "$b"
@@ -420,7 +399,6 @@ for arch in ${MMRUST_ARCHES:-$MMRUST_ARCH}; do
 
 	! wanted minimal-linked || minimal_linked "$arch" "$b"
 
-	# One configuration after the other: the overlay's objects.
 	while read -r name changes; do
 		wanted "$name" || continue
 		start=$(date +%s)
@@ -438,8 +416,7 @@ for arch in ${MMRUST_ARCHES:-$MMRUST_ARCH}; do
 	done < <(configs "$arch")
 done
 
-# After x86_64's cells: Debian's own configuration, with GCC, then with
-# clang and Rust.
+# After x86_64's cells: Debian's own configuration, with GCC, then clang and Rust.
 if [[ " ${MMRUST_ARCHES:-$MMRUST_ARCH} " == *" x86_64 "* ]]; then
 	MMRUST_ARCH=x86_64
 	. "$MTOP/lib.sh"

@@ -8,7 +8,6 @@ log=$LOGS/run.log
 say "booting; the guest's console follows (full log: $log)"
 "$TOP/tools/testing/mmrust/boot.sh" run "$log" kunit.enable=0 loglevel=4 &
 pid=$!
-# Show the guest's console as it comes.
 tail -n +1 -F "$log" 2>/dev/null & tailpid=$!
 rc=0; wait $pid || rc=$?
 sleep 1; kill $tailpid 2>/dev/null || true

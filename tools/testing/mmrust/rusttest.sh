@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Host tests of the project's pure Rust (testing.rst, "Other checks"):
-# each host/*_test.rs built by the host's rustc as a libtest harness
-# (optimised, with the overflow checks the kernel builds Rust with), run.
+# Host tests of the project's pure Rust (testing.rst, "Other checks"): each
+# host/*_test.rs as a libtest harness, with the kernel's overflow checks.
 # The output is libtest's: "test <name> ... ok|FAILED" per test, a summary.
 . "$(dirname "$0")/lib.sh"
 

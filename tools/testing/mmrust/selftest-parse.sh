@@ -16,9 +16,8 @@ EOF
 # st_ok <case>, st_fail <case: why>: a case's verdict, counted.
 st_ok() { echo "selftest: ok $1"; ST_PASSED=$((ST_PASSED + 1)); }
 st_fail() { echo "selftest: not ok $1"; ST_FAILED=$((ST_FAILED + 1)); }
-# st_check <case> <want passed> <want failed> <want skipped> [<ERE>]: the
-# counters after the case (reset by st_reset), and a line of its report
-# (in $ST_DIR/out) matching <ERE>.
+# st_check <case> <passed> <failed> <skipped> [<ERE>]: the counters after the
+# case (reset by st_reset), and a line of its report ($ST_DIR/out) matching <ERE>.
 st_reset() { passed=0 failed=0 skipped=0 xpassed=0; }
 st_check() {
 	local got="$passed/$failed/$skipped" want="$2/$3/$4" bad=""
@@ -33,9 +32,8 @@ st_check() {
 		sed 's/^/selftest:   /' "$ST_DIR/out"
 	fi
 }
-# st_run <case> <want passed> <want failed> <want skipped> <ERE or ''>
-# <parser> <arguments>...: the parser on reset counters, its report in
-# $ST_DIR/out, then st_check.
+# st_run <case> <passed> <failed> <skipped> <ERE or ''> <parser> <arguments>...:
+# the parser on reset counters, its report in $ST_DIR/out, then st_check.
 st_run() { st_reset; "${@:6}" > "$ST_DIR/out" 2>&1; st_check "${@:1:5}"; }
 
 # st_ktap <name> <line>...: $ST_DIR/<name>.ktap, one line each,
@@ -99,15 +97,13 @@ st_reset
 mkdir -p "$ST_DIR/top/tools/testing/mmrust" "$ST_DIR/logs"
 printf '#!/bin/sh\nexit 1\n' > "$ST_DIR/top/tools/testing/mmrust/boot.sh"
 chmod +x "$ST_DIR/top/tools/testing/mmrust/boot.sh"
-cp "$ST_DIR/pass.ktap" "$ST_DIR/logs/boot-stale.ktap"
-cp "$ST_DIR/pass.log" "$ST_DIR/logs/boot-stale.log"
+for e in ktap log; do cp "$ST_DIR/pass.$e" "$ST_DIR/logs/boot-stale.$e"; done
 (TOP=$ST_DIR/top LOGS=$ST_DIR/logs NAME=x86_64; run_boot stale test; boot_results "$LOG" boot/stale
 	echo "counts $passed $failed $skipped") > "$ST_DIR/out" 2>&1
 read -r _ passed failed skipped < <(grep '^counts ' "$ST_DIR/out")
 # Two failures: no KTAP, and no console (console_clean).
 st_check stale_log_not_counted 0 2 0 '^\[boot/stale\] mmrust: not ok boot: no KTAP output'
-cp "$ST_DIR/pass.ktap" "$ST_DIR/logs/boot-stale.ktap"
-cp "$ST_DIR/pass.log" "$ST_DIR/logs/boot-stale.log"
+for e in ktap log; do cp "$ST_DIR/pass.$e" "$ST_DIR/logs/boot-stale.$e"; done
 MMRUST_CACHE=$ST_DIR/nocache "$TOP/tools/testing/mmrust/boot.sh" test "$ST_DIR/logs/boot-stale.log" \
 	> "$ST_DIR/out" 2>&1 || true
 if [ ! -e "$ST_DIR/logs/boot-stale.log" ] && [ ! -e "$ST_DIR/logs/boot-stale.ktap" ]; then

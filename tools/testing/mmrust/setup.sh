@@ -11,8 +11,7 @@ PKGS=(clang-19 lld-19 llvm-19 libclang-19-dev
       busybox-static bash-static libcap-dev libnuma-dev xz-utils python3 python3-matplotlib make patch)
 BINDGEN_VERSION=0.70.1
 
-# download <dir> <package>...: apt-get download into <dir>, without its
-# warning that root downloads unsandboxed; apt-get's exit status.
+# download <dir> <package>...: apt-get download into <dir>, without its "unsandboxed" warning.
 download() {
 	(cd "$1" && shift && apt-get download -q "$@" 2>&1 |
 		grep -v '^W: Download is performed unsandboxed'; exit "${PIPESTATUS[0]}")
@@ -120,8 +119,7 @@ for a in amd64 arm64; do
 done
 
 # The x86_64 LTO image's Rust (MMRUST_FLAVOR=lto), rustc-web 1.85 on LLVM 19
-# (Documentation/mm/mmrust/lto.rst, its "One LLVM"): with wrappers for its
-# library path.
+# (lto.rst, "One LLVM"), with wrappers for its library path.
 r185=$CACHE/rust-1.85
 if [ ! -x "$r185/bin/rustc" ]; then
 	[ "$(id -u)" = 0 ] || die "need root to fetch rustc-web $RUST_LTO_VERSION"

@@ -1,31 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Every test (Documentation/mm/mmrust/testing.rst), for the architectures of
-# MMRUST_ARCHES (default lib.sh's; 'make test' passes "x86_64 arm64").  Ends
-# with one line "N passed, N failed, N skipped" (a skip not listed in
-# expected-skips is a failure).
+# Every test (Documentation/mm/mmrust/testing.rst) for MMRUST_ARCHES (default
+# lib.sh's), ending with "N passed, N failed, N skipped".
 #   test.sh [kunit|boot|all|debug|lto|gcc|debian|matrix|stress|parse-selftest]
 #   test.sh one <label> <kernel parameters...>
-#   (debug: the x86_64 debug image only; lto, gcc: that x86_64 image only;
-#   debian: make test-debian, Debian's configuration linked and booted; one:
-#   one boot of the image of MMRUST_ARCH and MMRUST_FLAVOR, with those
-#   parameters; matrix: the configuration matrix only, MMRUST_MATRIX_ONLY as
-#   matrix.sh takes it; stress: 'make stress'; parse-selftest: the result
-#   parsing on synthetic logs, no kernel: selftest-parse.sh)
+# (debug, lto, gcc: that x86_64 image only; debian: make test-debian;
+# matrix: matrix.sh only (MMRUST_MATRIX_ONLY); stress: make stress;
+# parse-selftest: the parsers on synthetic logs, selftest-parse.sh; one:
+# one boot of MMRUST_ARCH and MMRUST_FLAVOR's image, with those parameters)
 . "$(dirname "$0")/lib.sh"
 
 what=${1:-all}
 passed=0 failed=0 skipped=0
 xpassed=0	# expected skips that passed (reported, not failures)
 
-# The expected skips (see its header) and the reports the console may not
-# show (DMESG_BAD: one list, read from the guest's dmesg_clean).
+# DMESG_BAD: the reports the console may not show, the guest's own list.
 EXPECTED_SKIPS=${MMRUST_EXPECTED_SKIPS:-$TOP/tools/testing/mmrust/expected-skips}
 DMESG_BAD=$(sed -n "s/^DMESG_BAD='\(.*\)'\$/\1/p" "$TOP/tools/testing/mmrust/init/90-dmesg.sh")
 [ -n "$DMESG_BAD" ] || die "no DMESG_BAD='...' line in init/90-dmesg.sh"
 
-# kunit.py from the prepared tree, or from the pristine base before there
-# is one (the parsing self-test).
+# kunit.py: the prepared tree's, or the pristine base's before there is one.
 KUNIT_SRC=$SRC
 [ -f "$KUNIT_SRC/tools/testing/kunit/kunit.py" ] || KUNIT_SRC=$PRISTINE
 
@@ -37,16 +31,13 @@ kunit_parse() {
 		grep -v ' Test results stored in ' || true
 }
 
-# json_cases <JSON>: one line per test case of kunit.py's JSON,
-# "<status>\t<name>": PASS, FAIL, SKIP or ERROR (crashed or missing); the
-# name is the path below the top, joined with ".": a boot test's name, or
-# <suite>.<case>[.<param>] for KUnit.
+# json_cases <JSON>: "<status>\t<name>" per test case of kunit.py's JSON
+# (PASS, FAIL, SKIP, or ERROR: crashed or missing); the name: the named
+# groups above it and its own, joined with "." (<suite>.<case>[.<param>]).
 json_cases() {
 	[ -s "$1" ] || return 0
 	python3 - "$1" <<'PY'
 import json, sys
-# An unnamed group (kunit.py's top level, when it has one) adds nothing
-# to the name: "<suite>.<case>[.<param>]".
 def walk(group, path):
     for case in group.get("test_cases", []):
         print("%s\t%s" % (case["status"], ".".join(path + [case["name"]])))
@@ -82,9 +73,17 @@ passed_but_expected() {
 	fi
 }
 
+# verdict <label> <name> <ok?> [why]: "ok <name>" or "not ok <name>: why".
+verdict() {
+	if [ "$3" = 0 ]; then
+		echo "[$1] mmrust: ok $2"; passed=$((passed + 1))
+	else
+		echo "[$1] mmrust: not ok $2${4:+: $4}"; failed=$((failed + 1))
+	fi
+}
+
 # count_case <label> <status> <name> [<skip reason>]: one test case of a
-# boot, counted: a skip counts as skipped if expected-skips lists it, as a
-# failure otherwise.
+# boot, counted; a skip not in expected-skips is a failure.
 count_case() {
 	case $2 in
 	PASS) passed=$((passed + 1)); passed_but_expected "$1" "$3" ;;
@@ -92,17 +91,15 @@ count_case() {
 		if expected_skip "$1" "$3" > /dev/null; then
 			skipped=$((skipped + 1))
 		else
-			echo "[$1] mmrust: not ok $3: unexpected skip${4:+ ($4)}: not in expected-skips"
-			failed=$((failed + 1))
+			verdict "$1" "$3" 1 "unexpected skip${4:+ ($4)}: not in expected-skips"
 		fi
 		;;
 	*) failed=$((failed + 1)) ;;
 	esac
 }
 
-# kunit_results <log> <label>: kunit.py's own report, then our tally: its
-# summary's counts (failed, crashed and parse errors are failures), each
-# skipped case checked against expected-skips.
+# kunit_results <log> <label>: kunit.py's own report, then its summary's
+# counts (crashed and parse errors fail too), the skips checked.
 kunit_results() {
 	local out p f tmp st name leaf reason
 	tmp=$(mktemp -d)
@@ -110,8 +107,7 @@ kunit_results() {
 	echo "$out" | sed "s|^|[$2] |"
 	summary=$(echo "$out" | grep -o 'Ran [0-9]* tests:.*' | tail -1) || true
 	if [ -z "$summary" ]; then
-		echo "[$2] mmrust: not ok kunit: no KUnit results in $1"
-		failed=$((failed + 1))
+		verdict "$2" kunit 1 "no KUnit results in $1"
 		rm -rf "$tmp"
 		return
 	fi
@@ -133,18 +129,15 @@ kunit_results() {
 	rm -rf "$tmp"
 }
 
-# without_expected_reports: standard input without the reports a test
-# expected, each in its window (expecting_reports, init/lib.sh): the
-# kernel lines "mmrust: expected reports: <test> begin: <ERE>" and
-# "mmrust: expected reports: <test> end".  A WARN block ("cut here" to
-# "end trace", with a "WARNING:" line) that starts and ends inside a
-# window and has a line matching the window's ERE is left out; the
-# window's other lines, and every line outside a window, are kept, as are
-# the blocks of a window that never ended (the boot died in it, or a
-# second begin came first).  The begin and end lines are left out too (an
-# ERE may name a report).  Only kernel lines open or close a window (a
-# timestamp or none before "mmrust:"), not a copy of one in a failed
-# test's KTAP ("mmrust: #   [...] mmrust: expected reports: ...").
+# without_expected_reports: standard input less the reports a test expected
+# (expecting_reports, init/lib.sh): in a window from the kernel line
+# "mmrust: expected reports: <test> begin: <ERE>" to "... <test> end", a
+# WARN block ("cut here" to "end trace", with a "WARNING:" line) inside it
+# with a line matching <ERE>, and the two lines (an ERE may name a report).
+# All else is kept, all of a window that never ended too (the boot died in
+# it, or a second begin came first).  Only kernel lines (a timestamp or none
+# before "mmrust:") open or close a window, not a copy in a failed test's
+# KTAP ("mmrust: #   [...] mmrust: expected reports: ...").
 without_expected_reports() {
 	awk '
 		# emit: a line, held while a window is open (dropped at its end
@@ -191,11 +184,9 @@ without_expected_reports() {
 		END { if (inblk) close_block(0); release(1) }'
 }
 
-# console_clean <console log> <KTAP file> <label>: the host-side check of a
-# boot's whole console log with the patterns of dmesg_clean, so that a
-# report printed before /init or after its check counts too.  The copies
-# of the KTAP lines /init puts on the console ("mmrust: " and the line)
-# are not kernel output and are left out.
+# console_clean <console log> <KTAP file> <label>: dmesg_clean's check of
+# the whole console (a report before /init or after its check counts too),
+# less /init's copies of the KTAP lines ("mmrust: <line>").
 console_clean() {
 	local hits ktap=$2
 	[ -s "$ktap" ] || ktap=/dev/null
@@ -241,26 +232,21 @@ boot_results() {
 				END {if (NR) print "[" l "] mmrust: slowest tests: " s}'
 		json_cases "$tmp/json" > "$tmp/cases" || true
 		planned=$(sed -n '/^# mmrust tests: /{s///p;q}' "$tmp/ktap")
-		if [ -z "$planned" ]; then
-			echo "[$label] mmrust: not ok boot: no '# mmrust tests:' line (the planned tests) in $ktap"
-			failed=$((failed + 1))
-		fi
+		[ -n "$planned" ] ||
+			verdict "$label" boot 1 "no '# mmrust tests:' line (the planned tests) in $ktap"
 		for name in $planned; do
 			st=$(awk -F'\t' -v n="$name" '$2 == n {print $1; exit}' "$tmp/cases")
 			reason=$(sed -n "/^ok [0-9]* $name # SKIP */{s///p;q}" "$tmp/ktap")
 			case $st in
-			'') echo "[$label] mmrust: not ok $name: missing: planned, no result of that name (the boot ended before it, or its line was garbled)"
-				failed=$((failed + 1)) ;;
-			FAIL|ERROR) echo "[$label] mmrust: not ok $name"
-				failed=$((failed + 1)) ;;
+			'') verdict "$label" "$name" 1 "missing: planned, no result of that name (the boot ended before it, or its line was garbled)" ;;
+			FAIL|ERROR) verdict "$label" "$name" 1 ;;
 			*) count_case "$label" "$st" "$name" "$reason" ;;
 			esac
 		done
 		# mmrust.only_present=1's left-out tests: testing.rst, "Results: KTAP".
 		for name in $(sed -n '/^# not in this kernel, left out:/{s///p;q}' "$tmp/ktap"); do
-			expected_skip "$label" "$name" > /dev/null && continue
-			echo "[$label] mmrust: not ok $name: left out (not in this kernel), not in expected-skips"
-			failed=$((failed + 1))
+			expected_skip "$label" "$name" > /dev/null ||
+				verdict "$label" "$name" 1 "left out (not in this kernel), not in expected-skips"
 		done
 		# The KUnit modules' KTAP: testing.rst, "The debug image".
 		if grep -q '^# kunit-module: ' "$tmp/ktap"; then
@@ -286,8 +272,7 @@ kselftest_results() {
 		return
 	fi
 	if ! out=$(python3 "$TOP/tools/testing/mmrust/kselftest-results.py" "$ktap" "$label" "$EXPECTED_KSELFTEST" 2>&1); then
-		echo "[$label] mmrust: not ok kselftest: kselftest-results.py: $out"
-		failed=$((failed + 1))
+		verdict "$label" kselftest 1 "kselftest-results.py: $out"
 		return
 	fi
 	while IFS=$'\x1f' read -r st name reason why; do
@@ -314,34 +299,22 @@ kselftest_results() {
 
 mkdir -p "$LOGS"
 
-# verdict <label> <name> <ok?> [why]: one host-side check, counted.
-verdict() {
-	if [ "$3" = 0 ]; then
-		echo "[$1] mmrust: ok $2"; passed=$((passed + 1))
-	else
-		echo "[$1] mmrust: not ok $2${4:+: $4}"; failed=$((failed + 1))
-	fi
-}
-
-# 'make shell' without a terminal: commands on standard input, after
-# blank lines (the UART drops what arrives before the console is open).
+# shell_check: 'make shell' without a terminal (testing.rst, "The boots").
 shell_check() {
 	local log=$LOGS/boot-shell.log start=$(date +%s) ok i
 	say "booting the test kernel (shell): commands on standard input"
 	rm -f "$log"
 	{
 		# The commands once the shell prompts (120 s at most): what
-		# arrives before the shell has the terminal is lost (seen: a
-		# small image booted before the 32 blank lines that came first
-		# were enough, and every command was echoed, then dropped).
+		# arrives before the shell has the terminal is lost (seen: with
+		# 32 blank lines first, every command echoed, then dropped).
 		i=0
 		while ! grep -q 'mmrust# ' "$log" 2> /dev/null && [ $i -lt 1200 ]; do
 			sleep 0.1; i=$((i + 1))
 		done
 		printf '\n%.0s' $(seq 4)
 		# Each command twice: the emulated UART sometimes loses a
-		# character of the input (seen in two runs in a row), and one
-		# good copy of each is enough for the checks below.
+		# character (seen in two runs in a row); one good copy will do.
 		for c in 'echo shell-$((6 * 7))' \
 			'insmod /samples/rust_mm_folio_list.ko && rmmod rust_mm_folio_list && echo module-ok' \
 			'command -v huge_zero_page' 'command -v timed_write' \
@@ -466,9 +439,8 @@ image_warnings() {
 run_boot() {  # run_boot <label> <mode> <params...>
 	local label=$1 mode=$2; shift 2
 	set -- hugetlb_cma=1G "$@"
-	local log=$LOGS/boot-$label.log start=$(date +%s)
+	local log=$LOGS/boot-$label.log start=$(date +%s) pid t
 	[ "$NAME" = x86_64 ] || log=$LOGS/boot-$NAME-$label.log
-	local pid t
 	# No earlier boot's console or KTAP may be counted (boot.sh deletes
 	# them too, but it may die before).
 	rm -f "$log" "${log%.log}.ktap"
@@ -531,11 +503,9 @@ boot_end() {
 	[ "$NAME" = x86_64 ] || LOG=$LOGS/boot-$NAME-$1.log
 }
 
-# init_on_free=1: testing.rst, "The boots" (it found patches/0011:
-# hugetlb-bulk-free.rst); it costs ~10 s in the HVO boot, and zeroes freed
-# pages: bad-param runs the clearing's preempt=full faults without it.
-# test_arch <arch>: the boots of one architecture's image; its labels are
-# prefixed with the architecture but for x86_64 (the labels of before).
+# test_arch <arch>: testing.rst, "The boots"; labels prefixed with the arch
+# but for x86_64 (the labels of before).  init_on_free=1 zeroes freed pages:
+# bad-param runs the clearing's preempt=full faults without it.
 test_arch() {
 	MMRUST_ARCH=$1
 	. "$TOP/tools/testing/mmrust/lib.sh"
@@ -552,8 +522,7 @@ test_arch() {
 		kunit_results "$LOG" ${p}kunit/rust
 		;;
 	boot|all)
-		# The three boots are independent: side by side where the
-		# host has the CPUs (boot_start), their results read in order.
+		# Side by side where the host has the CPUs, results read in order.
 		boot_start rust test hugetlb_free_vmemmap=on init_on_free=1 preempt=full \
 			$([ "$what" = boot ] && echo kunit.enable=0)
 		boot_start c test slub_partial_impl=c hugetlb_bulk_free_impl=c clear_pages_impl=per_page \
@@ -593,13 +562,13 @@ test_arch() {
 # (the race's KASAN report came from handle_edge_irq).
 DEBUG_PARAMS="debug_pagealloc=on init_on_free=1 no5lvl"
 
-# flavour_start <flavour> <title>: lib.sh for the x86_64 image of <flavour>,
-# its header, its no_new_warnings; flavour_results <boot>: the KUnit and
-# boot-test results of the boot just run, under $NAME/{kunit,boot}/<boot>.
+# flavour_start <flavour> <title> [<arch>]: lib.sh for the image of <flavour>
+# (x86_64's by default), its header, its no_new_warnings; flavour_results
+# <boot>: the KUnit and boot-test results of the boot just run.
 flavour_start() {
-	export MMRUST_ARCH=x86_64 MMRUST_FLAVOR=$1
+	export MMRUST_ARCH=${3:-x86_64} MMRUST_FLAVOR=$1
 	. "$TOP/tools/testing/mmrust/lib.sh"
-	say "== x86_64 $2 =="
+	say "== $MMRUST_ARCH $2 =="
 	image_warnings "$NAME/build"
 }
 flavour_results() { kunit_results "$LOG" "$NAME/kunit/$1"; boot_results "$LOG" "$NAME/boot/$1"; }
@@ -618,8 +587,7 @@ test_debug() {
 	unset MMRUST_BOOT_TIMEOUT MMRUST_FLAVOR
 }
 
-# test_gcc: the GCC image's one boot, the C components' defaults, what it
-# lacks left out (testing.rst, "The images" and "The boots").
+# test_gcc: the GCC image's one boot: testing.rst, "The images", "The boots".
 test_gcc() {
 	flavour_start gcc "GCC image (GCC 12, Rust off, the C components on)"
 	run_boot c-components test hugetlb_free_vmemmap=on init_on_free=1 preempt=full mmrust.only_present=1
@@ -627,9 +595,9 @@ test_gcc() {
 	unset MMRUST_FLAVOR
 }
 
-# debian_linked <arch>: testing.rst, "Debian's own configuration: make
-# test-debian" (build.sh checked the fragments' lines; KUnit's exports:
-# applying.rst, "Rust beside MODVERSIONS").
+# debian_linked <arch>: testing.rst, "Debian's own configuration" (build.sh
+# checked the fragments' lines; KUnit's exports: applying.rst, "Rust beside
+# MODVERSIONS").
 debian_linked() {
 	local arch=$1 b=$CACHE/build/$1-debian bad="" rust img=arch/x86/boot/bzImage o
 	local want="MODVERSIONS RUST RUST_BUILTIN_ONLY SLUB_CPU_PARTIAL_RUST HUGETLB_BULK_FREE_RUST CLEAR_PAGES_BATCH TRANSPARENT_HUGEPAGE"
@@ -655,9 +623,9 @@ debian_linked() {
 	verdict "$arch-debian/build" debian_linked "$([ -z "$bad" ]; echo $?)" "$bad"
 }
 
-# modversions_check: Rust beside MODVERSIONS (patches/0036), testing.rst,
-# "Debian's own configuration: make test-debian"; the exports with Rust
-# alone (C code of the Rust components) are counted in the note.
+# modversions_check: Rust beside MODVERSIONS (patches/0036; testing.rst,
+# "Debian's own configuration"); the note counts the exports with Rust
+# alone (C code of the Rust components).
 modversions_check() {
 	local with=$CACHE/build/x86_64-debian/vmlinux.symvers n=$CACHE/build/x86_64-debian-norust bad=""
 	local without=$n/vmlinux.symvers
@@ -678,15 +646,11 @@ modversions_check() {
 	verdict x86_64-debian/build modversions_crcs_unchanged "$([ -z "$bad" ]; echo $?)" "$bad"
 }
 
-# test_debian: 'make test-debian' for MMRUST_ARCHES (lib.sh: debian;
-# testing.rst, "Debian's own configuration: make test-debian").
+# test_debian: 'make test-debian' for MMRUST_ARCHES.
 test_debian() {
 	local arch
 	for arch in $arches; do
-		export MMRUST_ARCH=$arch MMRUST_FLAVOR=debian
-		. "$TOP/tools/testing/mmrust/lib.sh"
-		say "== $arch Debian image (Debian's configuration, make mmrust.config, MODVERSIONS) =="
-		image_warnings "$arch-debian/build"
+		flavour_start debian "Debian image (Debian's configuration, make mmrust.config, MODVERSIONS)" "$arch"
 		debian_linked "$arch"
 		[ "$arch" = x86_64 ] || continue
 		modversions_check
@@ -699,8 +663,8 @@ test_debian() {
 	unset MMRUST_FLAVOR
 }
 
-# test_lto: the LTO image: the SLUB push inlined into C (lto-check.sh),
-# then one boot of the new implementations (testing.rst, "The boots").
+# test_lto: the SLUB push inlined into C (lto-check.sh), then one boot of
+# the new implementations (testing.rst, "The boots").
 test_lto() {
 	local out ok
 	flavour_start lto "LTO image (Clang ThinLTO, Rust objects in the link)"
@@ -810,23 +774,15 @@ background_wait() {
 }
 
 arches=" ${MMRUST_ARCHES:-$MMRUST_ARCH} "
-if [ "$what" = stress ]; then
-	test_stress
-elif [ "$what" = debug ]; then
-	test_debug
-elif [ "$what" = lto ]; then
-	test_lto
-elif [ "$what" = gcc ]; then
-	test_gcc
-elif [ "$what" = debian ]; then
-	test_debian
-elif [ "$what" = matrix ]; then
+case $what in
+stress|debug|lto|gcc|debian) "test_$what" ;;
+matrix)
 	"$TOP/tools/testing/mmrust/matrix.sh" > "$LOGS/matrix-only.log" 2>&1 || true
 	matrix_check "$LOGS/matrix-only.log"
-elif [ "$what" = all ]; then
-	# 'make test': the first architecture's image is built (make); the rest,
-	# the x86_64 flavours (unless MMRUST_DEBUG, MMRUST_LTO, MMRUST_GCC=0)
-	# and the matrix build behind its boots.
+	;;
+all)
+	# make built the first arch's image; the others, the x86_64 flavours (unless
+	# MMRUST_DEBUG, MMRUST_LTO, MMRUST_GCC=0) and the matrix build behind its boots.
 	set -- $arches
 	first=$1; shift
 	flavours="" steps=""
@@ -855,11 +811,13 @@ elif [ "$what" = all ]; then
 	matrix_check "$BG/matrix.log"
 	wait "$BG_PID" || true
 	trap - EXIT
-else
+	;;
+*)
 	for arch in $arches; do
 		test_arch "$arch"
 	done
-fi
+	;;
+esac
 
 [ "$xpassed" = 0 ] || echo "$xpassed expected skip(s) passed: see 'expected skip passed' above (expected-skips)"
 echo "$passed passed, $failed failed, $skipped skipped"

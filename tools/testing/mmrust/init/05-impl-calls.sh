@@ -1,9 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# Which implementation ran: the switches' call counters (debugfs
-# calls_<original> and calls_<new> beside a switch, mm/mm_impl_switch.c).
-# A test checks that its side's counter moved and the other did not, so a
-# switch wired the wrong way round fails even where both give the same
-# results.  Helpers only: the components' own tests use them.
+# Which side ran, by the call counters calls_<original> and calls_<new> of a
+# switch (mm/mm_impl_switch.c): a switch wired the wrong way round fails even
+# where both sides give the same results.
 
 # calls_mark <dir> <orig> <new>: notes both counters of the switch in <dir>.
 calls_mark() {
@@ -12,8 +10,7 @@ calls_mark() {
 		fail "no call counters $1/calls_$2 and $1/calls_$3"
 }
 
-# calls_only <impl>: since calls_mark, calls_<impl> moved and the other
-# counter did not.
+# calls_only <impl>: since calls_mark, calls_<impl> moved and the other not.
 calls_only() {
 	local o n moved still other
 	o=$(cat "$CALLS_DIR/calls_$CALLS_ORIG") && n=$(cat "$CALLS_DIR/calls_$CALLS_NEW") ||
@@ -28,20 +25,17 @@ calls_only() {
 		fail "$CALLS_DIR: '$1' selected, but calls_$1 moved by $moved and calls_$other by $still"
 }
 
-# impl_ran <dir> <orig> <new> <impl> <command...>: runs the command, with
-# the switch as it is, and checks that <impl> ran it, alone.
+# impl_ran <dir> <orig> <new> <impl> <command...>: <impl> alone runs it.
 impl_ran() {
-	local d=$1 o=$2 n=$3 i=$4
+	local i=$4
+	calls_mark "$1" "$2" "$3" || return 1
 	shift 4
-	calls_mark "$d" "$o" "$n" || return 1
 	"$@" || return 1
 	calls_only "$i"
 }
 
-# booted_ran <dir> <param> <orig> <new> <command...>: the implementation
-# the boot asked for (<param>=; the new one when absent or not one of the
-# two) runs the command, alone.  For the check_impl tests, before any test
-# moves the switch.
+# booted_ran <dir> <param> <orig> <new> <command...>: impl_ran with the side
+# <param>= asked for (else the new one), before any test moves the switch.
 booted_ran() {
 	local d=$1 p=$2 o=$3 n=$4 want
 	shift 4
@@ -50,9 +44,8 @@ booted_ran() {
 	impl_ran "$d" "$o" "$n" "$want" "$@"
 }
 
-# switch_ran <dir> <orig> <new> <command...>: with the debugfs switch
-# <dir>/<new> at 0 the original runs the command, alone, and at 1 the new
-# one; the switch is put back.
+# switch_ran <dir> <orig> <new> <command...>: with the switch <dir>/<new> at
+# 0 the original alone runs the command, at 1 the new one; then put back.
 switch_ran() {
 	local d=$1 o=$2 n=$3 was rc=0
 	shift 3
@@ -65,7 +58,6 @@ switch_ran() {
 
 # The work each component's check runs: each reaches the component's
 # dispatch point at least once, whichever implementation is selected.
-
 # SLUB: a cpu_partial store (kmalloc-256's own value, always a call of the
 # store) and slab churn (pushes onto per-cpu partial lists).
 slub_calls_work() {
@@ -108,9 +100,8 @@ clear_calls_work() {
 	return $rc
 }
 
-# contpte: the kselftest contpte_mthp's data_read_back, 1 MiB of 64 KiB
-# mTHP (16 blocks) mapped, changed, forked and unmapped (it sets the THP
-# settings and puts them back).
+# contpte: the kselftest contpte_mthp's data_read_back, 1 MiB of 64 KiB mTHP
+# mapped, changed, forked and unmapped (its THP settings put back).
 contpte_calls_work() {
 	local out
 	out=$(cd /selftests && ./contpte_mthp -t data_read_back 2>&1) ||

@@ -1,13 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot tests and demonstration of the Rust SLUB per-cpu partial accounting.
 
-# check_partial_walk: the churn driver's walk of every per-cpu partial
-# list (slub-partial.rst): each as long as its head says, within the limit
-# from cpu_partial and objs_per_slab.  The walk and the head's count come
-# from one hold of the list's lock; the limit is read after, so a
-# cpu_partial written meanwhile can fail it.  Exits 3 when every list
-# is empty (nothing checked).  WALK= and SLAB_DIR= read other files (host
-# checks of this function).
+# check_partial_walk: each list of the churn driver's walk as long as its
+# head says (both read under one hold of its lock) and within the limit
+# (slub-partial.rst), read after: a cpu_partial written meanwhile can fail
+# it.  Exits 3 when every list is empty.  WALK=, SLAB_DIR=: selftest-parse.sh.
 check_partial_walk() {
 	local walk="${WALK:-$CHURN/walk}"
 	[ -n "${WALK:-}" ] || [ -d "$CHURN" ] || { echo "note: no $CHURN in this kernel: the lists not walked"; return 0; }
@@ -57,9 +54,8 @@ test_slub_partial_impl_switch() {
 }
 register slub_partial_impl_switch /sys/kernel/debug/slub_partial/calls_rust
 
-# The base's slub_kunit module on each implementation (slub-partial.rst).
-# Messages below KERN_NOTICE are kept off the console meanwhile: the host
-# would read its KTAP there as more of the built-in suites'.
+# The base's slub_kunit module on each implementation (slub-partial.rst), its
+# messages off the console: the host would read its KTAP as built-in suites'.
 slub_kunit_run() {	# slub_kunit_run <ko> <impl>: one load; its results on stdout
 	echo "$2" > $SP/rust || { echo "cannot write $2 to $SP/rust"; return 1; }
 	module_kunit_results "$1"
@@ -112,8 +108,7 @@ slab_churn() {
 	wait
 }
 
-# Each list as long as its head says (check_partial_walk) after the churn;
-# skipped where the walk found nothing to check.
+# check_partial_walk after the churn; skipped where it found nothing to check.
 test_slub_churn() {
 	local out rc=0
 	slab_churn 1500
@@ -126,14 +121,11 @@ register slub_churn /sys/kernel/debug/slub_partial_churn/walk
 
 # Churn driver (CONFIG_SLUB_CPU_PARTIAL_RUST_CHURN, mm/slub_partial_churn.c).
 CHURN=/sys/kernel/debug/slub_partial_churn
-
-# churn_stat <name>: a counter of the churn driver (the stress's checks,
-# 80-stress.sh).
-churn_stat() { awk -v k="$1" '$1 == k {print $2}' $CHURN/stats; }
-
-# churn_mark, then churn_since <name>: how much a counter moved since.
+# churn_stat <name> [<file>]: a counter of the churn driver (80-stress.sh's
+# checks); churn_mark, then churn_since <name>: how much it moved since.
+churn_stat() { awk -v k="$1" '$1 == k {print $2}' "${2:-$CHURN/stats}"; }
 churn_mark() { cat $CHURN/stats > /tmp/churn.mark; }
-churn_since() { echo $(( $(churn_stat "$1") - $(awk -v k="$1" '$1 == k {print $2}' /tmp/churn.mark) )); }
+churn_since() { echo $(( $(churn_stat "$1") - $(churn_stat "$1" /tmp/churn.mark) )); }
 
 show_caches() {
 	printf '  %-22s %11s %6s %s\n' cache cpu_partial objs/s slabs_cpu_partial
@@ -168,4 +160,3 @@ demo_slub_partial() {
 	show_caches kmalloc-256
 }
 demo slub_partial
-

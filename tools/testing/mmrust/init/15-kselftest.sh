@@ -1,12 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-# The base's mm selftests in the kselftest mode: run_vmtests.sh for the
-# categories of mmrust.vmtests=, its TAP to the KTAP console (testing.rst,
-# "The mm selftests").  On arm64 the 64 KiB mTHP size is set to "always",
+# The mm selftests of the kselftest mode (testing.rst, "The mm selftests"),
+# their TAP to the KTAP console.  On arm64 the 64 KiB mTHP size is "always",
 # so that the THP, cow and mkdirty cases fault and fork contpte mappings.
 
-# kselftest_guest_setup: 1 GiB of zram swap (cow's and khugepaged's
-# swap-out cases), and "pgrep -f" and "killall --wait", which
-# charge_reserved_hugetlb.sh runs and busybox lacks (testing.rst).
+# kselftest_guest_setup: zram swap (cow's and khugepaged's swap-out cases),
+# "pgrep -f" and "killall --wait" (testing.rst, "The mm selftests").
 kselftest_guest_setup() {
 	local z=/sys/block/zram0
 	if [ -e $z/disksize ] && echo 1G > $z/disksize && mkswap /dev/zram0 > /dev/null &&
@@ -44,9 +42,8 @@ run_kselftests() {
 	[ ! -w "$mthp" ] || echo always > "$mthp"
 	kselftest_guest_setup
 	# Free huge pages of every size but 1 GiB for cow's hugetlb cases (two
-	# each: arm64 has 64 KiB, 2 MiB and 32 MiB): run_vmtests.sh grows the
-	# default pool for its hugetlb category, then sets it back to what it
-	# found, before cow runs.
+	# each; arm64 has 64 KiB, 2 MiB and 32 MiB): run_vmtests.sh puts the
+	# default pool back as it found it after its hugetlb category.
 	for d in /sys/kernel/mm/hugepages/hugepages-*kB; do
 		[ "$d" != /sys/kernel/mm/hugepages/hugepages-1048576kB ] || continue
 		[ "$(cat "$d/nr_hugepages")" -ge 4 ] || echo 4 > "$d/nr_hugepages"

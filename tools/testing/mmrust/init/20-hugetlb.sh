@@ -2,16 +2,16 @@
 # Boot tests and demonstration of the Rust hugetlb bulk free.
 
 HP=/sys/kernel/mm/hugepages/hugepages-2048kB
+HP1G=/sys/kernel/mm/hugepages/hugepages-1048576kB
 DBG=/sys/kernel/debug/hugetlb_bulk_free
 HVO=/proc/sys/vm/hugetlb_optimize_vmemmap
 
 meminfo() { awk -v k="$1:" '$1 == k {print $2}' /proc/meminfo; }
 
-# Free base pages: in the buddy plus on the per-cpu lists, where freed
-# huge pages may sit for a while (MemFree does not count those), after
-# every slab cache is shrunk: its empty slabs, the objects on its per-cpu
-# lists and, in the debug image, those KASAN's quarantine holds back go
-# back to the page allocator (otherwise thousands of pages come and go).
+# Free base pages, in the buddy and on the per-cpu lists (where freed huge
+# pages may sit a while; MemFree misses them), every slab cache shrunk
+# first: its empty slabs, per-cpu objects and, in the debug image, KASAN's
+# quarantine go back to the page allocator (else thousands come and go).
 free_pages() {
 	local c
 	for c in /sys/kernel/slab/*/shrink; do echo 1 > "$c"; done 2> /dev/null
@@ -35,10 +35,7 @@ set_pool() {
 		fail "$1/nr_hugepages reads $(cat "$1/nr_hugepages") after writing $2"
 }
 
-HP1G=/sys/kernel/mm/hugepages/hugepages-1048576kB
-
-# empty_pool [<dir>]: empties a pool (default 2 MiB), surplus pages
-# included, with injection off.
+# empty_pool [<dir>]: a pool (default $HP) emptied, surplus too; injection off.
 empty_pool() {
 	local d=${1:-$HP}
 	echo 0 > $DBG/fail_first
@@ -46,9 +43,8 @@ empty_pool() {
 	set_pool "$d" 0
 }
 
-# check_pool <dir> <total> <surplus>: sysfs and /proc/meminfo agree with the
-# pool (all free).  meminfo details only the default (2 MiB) pool; its
-# "Hugetlb:" total covers every pool, the others being empty.
+# check_pool <dir> <total> <surplus>: sysfs and /proc/meminfo agree, all free
+# (meminfo's HugePages_ lines: 2 MiB only; Hugetlb: every pool, others empty).
 check_pool() {
 	local d=$1 kb=${1##*hugepages-}
 	kb=${kb%kB}
@@ -76,8 +72,7 @@ test_hugetlb_impl_switch() {
 }
 register hugetlb_impl_switch /sys/kernel/debug/hugetlb_bulk_free
 
-# The grace period of the batched vmemmap restore (HVO kernels only):
-# hugetlb_vmemmap_gp_impl=polled|sync and its debugfs switch.
+# The vmemmap restore's grace period (HVO kernels only): boot choice, switch.
 GP=/sys/kernel/debug/hugetlb_vmemmap_gp
 gp_present() {
 	[ -d $GP ] || { skip "no $GP (no HVO in this kernel: 6.12's arm64 has none)"; return; }
@@ -97,10 +92,8 @@ register hugetlb_vmemmap_gp_switch /sys/kernel/debug/hugetlb_vmemmap_gp/calls_po
 # uptime_cs: the uptime in hundredths of a second.
 uptime_cs() { local u; read -r u _ < /proc/uptime; echo "${u%.*}${u#*.}"; }
 
-# gp_wait_passed: polls $GP/free_list_gp_passed (a read that finds no
-# grace period passed yet asks RCU for one) every 10 ms until a grace
-# period has passed since the last optimized folio went on a free list,
-# for at most 10 s; says how long it waited.
+# gp_wait_passed: polls $GP/free_list_gp_passed (hugetlb-bulk-free.rst)
+# every 10 ms until it reads 1, for at most 10 s; says how long it waited.
 gp_wait_passed() {
 	local t0 i=0
 	t0=$(uptime_cs)

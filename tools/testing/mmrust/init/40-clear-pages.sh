@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Boot tests and demonstration of the batched clearing of huge folios
-# (seed 000, mm/clear_pages_batch.c) and of the THP huge zero page (seed
-# 001, the base's own code).  Uses HP, HP1G and set_pool of 20-hugetlb.sh.
+# Boot tests and demonstration of the batched clearing of huge folios (seed
+# 000, mm/clear_pages_batch.c).  Uses HP, HP1G and set_pool of 20-hugetlb.sh.
 
 CP=/sys/kernel/debug/clear_pages
 THP=/sys/kernel/mm/transparent_hugepage
@@ -27,9 +26,8 @@ thp() {
 }
 thp_defaults() { thp always 1 never; }
 
-# A 1 GiB hugetlb fault at its first page: 32 calls of the 32 MiB batch
-# plus one for the hot window under preempt=none/voluntary, two (the rest,
-# then the window) under full; two faults.  Zeroes: clear_pages_zero's.
+# A 1 GiB hugetlb fault at its first page: 33 calls, 2 under preempt=full
+# (clear-pages.rst); two faults.  Zeroes: clear_pages_zero's.
 test_clear_pages_1g_chunks_follow_preempt_model() {
 	local model=$(preempt_model) want f0 c0 folios calls old=$(cat $CP/batched)
 	case $model in full) want=2 ;; *) want=33 ;; esac
@@ -41,9 +39,8 @@ test_clear_pages_1g_chunks_follow_preempt_model() {
 	calls=$(( $(cp_stat calls) - c0 ))
 	echo "$old" > $CP/batched
 	set_pool $HP1G 0 || return 1
-	# The calls only: the reschedule counter is bumped in the same loop
-	# (the KUnit case test_clearing_yields_to_a_thread_on_its_cpu observes
-	# the yield itself).
+	# The calls only: the loop bumps the reschedule counter too (the KUnit
+	# case test_clearing_yields_to_a_thread_on_its_cpu observes the yield).
 	[ "$folios" = 2 ] && [ "$calls" = $((2 * want)) ] ||
 		fail "preempt=$model: $folios folios, $calls calls; want 2 folios and $want calls each"
 }
@@ -84,4 +81,3 @@ demo_clear_pages() {
 	echo "    plus the hot window; under full the rest in one call, then the window)"
 }
 demo clear_pages
-

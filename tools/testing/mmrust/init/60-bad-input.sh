@@ -2,8 +2,6 @@
 # Bad input, table-driven (testing.rst, "Bad input").  One entry per knob:
 # <test name> <file> <bad value>:<errno>..., the values on the same line
 # or on lines after it (see bad_value, refuses and DEBUGFS_BAD in lib.sh).
-# SLUB's cpu_partial and the pool's nr_hugepages are not here: the
-# kselftests slub_cpu_partial and hugetlb_pool refuse their bad input.
 BAD_INPUT_TABLE="
 clear_pages_unit_pages /sys/kernel/debug/clear_pages/unit_pages $DEBUGFS_BAD 2^32:EINVAL
 hugetlb_fail_first /sys/kernel/debug/hugetlb_bulk_free/fail_first $DEBUGFS_BAD 2^32:EINVAL

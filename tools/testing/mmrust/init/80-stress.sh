@@ -4,10 +4,6 @@
 # The 1 GiB writer's CMA allocations migrate in-use 2 MiB hugetlb folios; a
 # 2 MiB shrink meanwhile once left more surplus than pages (patches/0026),
 # which the pool checks at the end catch.
-# fail_page_alloc's stack filter narrows its failures to allocations under
-# __hugetlb_vmemmap_restore_folio(): without it the shell's own
-# copy-on-write faults failed and were retried until the whole budget was
-# spent ("Huh VM_FAULT_OOM leaked out to the #PF handler" a million times).
 
 STRESS_DIR=/tmp/stress
 FPA=/sys/kernel/debug/fail_page_alloc
@@ -30,10 +26,9 @@ write_failing() {
 	fi
 }
 
-# fail_alloc_start <page|slab> <probability %> <interval> <target>:
-# $FAIL_ALLOC in the background, stdout and stderr in the dot files
-# $STRESS_DIR/.fail_alloc-<page|slab>[.err] (not the workers' notes), pid in
-# FAIL_ALLOC_PID, once it says "armed" (30 s); else fails, it stopped.
+# fail_alloc_start <page|slab> <probability %> <interval> <target>: fail_alloc
+# in the background (output: $STRESS_DIR's dot files, not notes), its pid in
+# FAIL_ALLOC_PID once it says "armed" (30 s); else fails, having stopped it.
 fail_alloc_start() {
 	local out=$STRESS_DIR/.fail_alloc-$1 i=0
 	[ -x $FAIL_ALLOC ] || fail "no $FAIL_ALLOC" || return 1
@@ -49,10 +44,8 @@ fail_alloc_start() {
 	fail "$FAIL_ALLOC $* not armed: $(cat "$out.err")"
 }
 
-# fail_alloc_stop <pid> <page|slab>: fail_alloc stopped (SIGTERM), which
-# disarms, says how many failures it injected ("injected <n>") and puts
-# back what it changed; fails, saying why, unless it exits 0 with the
-# count, which fail_alloc_injected <page|slab> then prints.
+# fail_alloc_stop <pid> <page|slab>: SIGTERM, which disarms and restores;
+# fails, saying why, unless it exits 0 with its count (fail_alloc_injected).
 fail_alloc_stop() {
 	local rc=0
 	kill -TERM "$1" 2> /dev/null
@@ -104,12 +97,10 @@ stress_faults() {
 	echo "faults $1: $ok runs, $no refused" > $STRESS_DIR/faults-$1
 }
 
-# worker <command>...: the command in the background, its pid added to
-# stress_run's workers.
+# worker <command>...: the command in the background, one of stress_run's.
 worker() { "$@" & workers="$workers $!"; }
 
-# stress_run <seconds>: the stress and its checks;
-# prints what each worker did and what the fault injection injected.
+# stress_run <seconds>: the stress and its checks (testing.rst, "Stress").
 stress_run() {
 	local secs=$1 mem booted="" f c t=0 injected_pa=- injected_slab=- sw frees
 	local fa_page="" fa_slab="" fa_failed="" workers=""
@@ -122,8 +113,11 @@ stress_run() {
 	done
 	[ ! -d $CHURN ] || churn_mark
 	frees=$(stat_of bulk_frees)
-	# fail_page_alloc aimed at the vmemmap restores: where there are some
-	# (HVO; 6.12's arm64 has none).  failslab at the churn caches.
+	# fail_page_alloc aimed, by its stack filter, at the vmemmap restores
+	# (with HVO; 6.12's arm64 has none): unaimed, the shell's own
+	# copy-on-write faults failed and were retried until the budget was
+	# spent ("Huh VM_FAULT_OOM leaked out to the #PF handler" a million
+	# times).  failslab at the churn caches.
 	if [ -d $FPA ] && [ -e $HVO ]; then
 		fail_alloc_start page 5 1 __hugetlb_vmemmap_restore_folio || return 1
 		fa_page=$FAIL_ALLOC_PID
@@ -135,10 +129,9 @@ stress_run() {
 		fi
 		fa_slab=$FAIL_ALLOC_PID
 	fi
-	# A shell error from here on ends this test's subshell (busybox ash):
-	# its EXIT trap stops fail_alloc, which disarms, instead of leaving the
-	# faults armed for the tests after this one.  (Without a pid, no wait:
-	# a bare one would wait for the workers, which run until stopped.)
+	# A shell error from here on ends the test's subshell (busybox ash): its
+	# EXIT trap stops fail_alloc, disarmed for the next tests.  No pid, no
+	# wait: a bare one would wait for the workers, which run until stopped.
 	STRESS_FA_PIDS=$(echo $fa_page $fa_slab)
 	trap '[ -z "$STRESS_FA_PIDS" ] || { kill -TERM $STRESS_FA_PIDS 2> /dev/null; wait $STRESS_FA_PIDS; }' EXIT
 
@@ -182,21 +175,18 @@ stress_run() {
 	frees=$(( $(stat_of bulk_frees) - frees ))
 	echo "note: $frees bulk frees"
 	# What the run must have exercised, so that it cannot pass having
-	# tested nothing.  Each is a matter of chance; per run (20 s):
-	# - a bulk free: each 2 MiB writer resizes about 45 times in 20 s even
-	#   in the debug image (make stress, 2 min: 261 and 269); k uniform
-	#   sizes in 0..48 never decrease with probability C(48+k, k) / 49^k,
-	#   1.3e-17 for k = 20;
-	# - a page allocation failure (with HVO: the injection aims at the
-	#   vmemmap restore): at 5 %, none in n restore allocations is 0.95^n,
-	#   below 1e-6 from n = 270; seen per 20 s: 953 in the test image,
-	#   12 to 58 in the debug image's boots (n about 240 to 1160: the
-	#   debug image's rare miss is possible, 0.95^240 = 4.6e-6);
-	# - a slab allocation failure: 20-round churn runs make 640 or more
-	#   allocations each: 0.95^640 = 5.6e-15 for a single run;
-	# - with 2 CPUs or more, a remote free: the churn writers of all CPUs
-	#   run for the whole time, each round taking objects the others left
-	#   (185196 remote frees in 2 minutes).
+	# tested nothing; each a matter of chance, per 20 s run:
+	# - a bulk free: each 2 MiB writer resizes about 45 times (debug image;
+	#   make stress, 2 min: 261 and 269); k uniform sizes in 0..48 never
+	#   decrease with probability C(48+k, k) / 49^k, 1.3e-17 for k = 20;
+	# - a page allocation failure (HVO): none in n restore allocations at
+	#   5 % is 0.95^n, below 1e-6 from n = 270; seen: 953 in the test image,
+	#   12 to 58 in the debug image's boots (n about 240 to 1160: a rare
+	#   miss is possible there, 0.95^240 = 4.6e-6);
+	# - a slab allocation failure: 0.95^640 = 5.6e-15 for one 20-round
+	#   churn run (640 allocations or more);
+	# - with 2 CPUs or more, a remote free: every CPU's churn writer runs
+	#   throughout, taking objects the others left (185196 in 2 minutes).
 	[ "$frees" -gt 0 ] || fail "no bulk free in ${secs}s" || return 1
 	[ "$injected_pa" = - ] || [ ! -e $HVO ] || [ "$injected_pa" -gt 0 ] ||
 		fail "no page allocation failure injected in ${secs}s" || return 1

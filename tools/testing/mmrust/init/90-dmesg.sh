@@ -1,19 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-# Runs last: no report in the kernel log, no taint but N (testing.rst,
-# "Results: KTAP").  DMESG_BAD: the first line of every report the kernel
-# can print; "BUG <cache> (" is SLUB's object and slab reports, which
-# "BUG:" misses; "Kernel panic" only the host's scan sees.  The host scans
-# each boot's whole console log with it (test.sh reads it from here): keep
-# it one line, in single quotes.  On a failure the first report is printed
-# whole (40 lines), for CI logs that keep only the test output.
+# Runs last (testing.rst, "Results: KTAP").  DMESG_BAD: the first line of
+# every kernel report ("BUG <cache> (": SLUB's, which "BUG:" misses; "Kernel
+# panic": the host's scan only).  test.sh reads it from here to scan each
+# console log: keep it one line, in single quotes.  A failure prints the
+# first report whole (40 lines), for CI logs that keep only the test output.
 DMESG_BAD='WARNING:|BUG:|BUG [^ :]+ \(|kernel BUG at|Oops|Internal error:|general protection fault|Unable to handle kernel|Kernel panic|UBSAN:|list_(add|del) corruption|Bad page|INFO: rcu_[a-z_]+ (self-)?detected|rcu_[a-z_]+ self-detected stall|INFO: task .* blocked for more than|soft lockup|hard LOCKUP|INFO: trying to register non-static key'
 
-# /proc/sys/kernel/tainted: one bit per flag, its letter as in "Tainted:"
-# (kernel/panic.c taint_flags, bits 0-18).
+# The letters of /proc/sys/kernel/tainted's bits 0-18 (panic.c taint_flags).
 TAINT_LETTERS="P F S R M B U D A W C I O E L K X T N"
-# Allowed: TAINT_TEST (bit 18, N: a KUnit suite ran), nothing else in any
-# image (the debug image's checkers taint only when they report; the
-# sample module is in-tree and the images do not sign: no O or E).
+# Allowed: TAINT_TEST (bit 18, N: a KUnit suite ran) only: the debug image's
+# checkers taint only when they report; no O or E (in-tree module, no signing).
 TAINT_OK=$(( 1 << 18 ))
 
 # taint_letters <value>: its flags' letters, e.g. "W N".
@@ -45,9 +41,8 @@ test_dmesg_clean() {
 }
 register dmesg_clean
 
-# Debug image (CONFIG_DEBUG_KMEMLEAK): a scan now finds no leak but the
-# one the base's slub_kunit makes on purpose (test_leak_destroy leaves an
-# object in a cache it destroys, to see the destroy report it).
+# Debug image (CONFIG_DEBUG_KMEMLEAK): a scan finds no leak but the object
+# slub_kunit's test_leak_destroy leaves on purpose in a cache it destroys.
 KMEMLEAK=/sys/kernel/debug/kmemleak
 test_kmemleak_clean() {
 	[ -e $KMEMLEAK ] || { skip "no $KMEMLEAK (CONFIG_DEBUG_KMEMLEAK: the debug image only)"; return; }

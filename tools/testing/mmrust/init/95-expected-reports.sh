@@ -1,11 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs after dmesg_clean: tests whose point is a report (a WARN, which
-# taints), each step that reports in an expecting_reports window (lib.sh);
-# the test checks what the reports say.
+# taints), each reporting step in an expecting_reports window (lib.sh).
 
-# The debug image's folio_list_debug_test module (CONFIG_DEBUG_LIST): four
-# corruptions of a FolioList, each refused (rust-mm.rst); it loads only if
-# all four held.
+# The debug image's folio_list_debug_test module (CONFIG_DEBUG_LIST,
+# rust-mm.rst): four FolioList corruptions; it loads only if each refused.
 test_folio_list_corruption_caught() {
 	local ko=/samples/folio_list_debug_test.ko out want
 	[ -f $ko ] || { skip "no $ko (CONFIG_DEBUG_LIST: the debug image only)"; return; }
@@ -27,9 +25,8 @@ $out"; return 1; }
 }
 register folio_list_corruption_caught /samples/folio_list_debug_test.ko
 
-# The debug option's leak check reports a null hstate and a dropped
-# UnlinkedFolio, and the bulk free still frees every folio, the buddy
-# getting its pages back (hugetlb-bulk-free.rst).
+# The debug option's leak check: its reports, every folio freed all the
+# same (hugetlb-bulk-free.rst).
 test_hugetlb_leaks_reported() {
 	local out want before
 	empty_pool || return 1

@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers of the boot tests (busybox sh); what a test is: testing.rst,
-# "Results: KTAP".  Lines a test prints starting with "note: " are shown
-# when it passes too (figures the documentation quotes).
+# Helpers of the boot tests (busybox sh; testing.rst, "Results: KTAP").  A
+# test's "note: ..." lines show when it passes too (figures the docs quote).
 
 TESTS=""
 # register <name> [<path>]: test_<name>, skipped (mmrust.only_present=1:
@@ -22,17 +21,15 @@ skip() {
 	return $SKIP_RC
 }
 
-# ktap <line>...: to KTAP_DEV (testing.rst, "Results: KTAP"), opened per
-# call (no descriptor left to the tests' children; each close drains the
-# tty), and a copy prefixed "mmrust: " on the console.
+# ktap <line>...: to KTAP_DEV, opened per call (no descriptor left to the
+# tests' children; each close drains the tty), a copy on the console.
 KTAP_DEV=${KTAP_DEV:-}
 ktap() {
 	[ -z "$KTAP_DEV" ] || printf '%s\n' "$@" >> "$KTAP_DEV"
 	printf '%s\n' "$@" | sed '/^KTAP version/d; s/^/mmrust: /'
 }
 
-# run_tests: the registered tests, or mmrust.tests= (comma-separated), in
-# KTAP (testing.rst, "Results: KTAP").
+# run_tests: the registered tests, or mmrust.tests= (comma-separated), in KTAP.
 run_tests() {
 	local only n=0 t out rc reason block t0 need left_out=""
 	only=$(cmdline_param mmrust.tests "")
@@ -66,7 +63,6 @@ run_tests() {
 		reason=""
 		[ ! -e "$SKIP_FILE" ] || reason=$(head -1 "$SKIP_FILE")
 		if [ $rc = 0 ] && [ ! -e "$SKIP_FILE" ]; then
-			# What a passing test reports: its lines "note: ...".
 			block=$(echo "$out" | sed -n "s/^note: /# note $t: /p")
 			block="${block:+$block
 }ok $n $t"
@@ -83,9 +79,8 @@ not ok $n $t"
 	rm -f "$SKIP_FILE"
 }
 
-# module_kunit_results <ko>: loads the KUnit module <ko>, prints its
-# suites' results from debugfs (CONFIG_KUNIT_DEBUGFS), unloads it; fails,
-# saying why.
+# module_kunit_results <ko>: loads the KUnit module <ko>, prints its suites'
+# results from debugfs (CONFIG_KUNIT_DEBUGFS), unloads it; fails, saying why.
 module_kunit_results() {
 	local k=/sys/kernel/debug/kunit before s
 	[ -d $k ] || { echo "no $k (CONFIG_KUNIT_DEBUGFS)"; return 1; }
@@ -97,10 +92,9 @@ module_kunit_results() {
 	rmmod "$(basename "$1" .ko)" || { echo "rmmod $1 failed"; return 1; }
 }
 
-# expecting_reports <test> <ERE> <command>...: the command between a begin
-# and an end line in the kernel log; console_clean (test.sh) accepts only
-# WARN blocks matching <ERE> inside (rust-mm.rst).  Keep the window to the
-# step that reports.  Returns the command's status.
+# expecting_reports <test> <ERE> <command>...: the command, the one step
+# that reports, between a begin and an end line in the kernel log, where
+# console_clean (test.sh) accepts WARN blocks matching <ERE> (rust-mm.rst).
 expecting_reports() {
 	local name=$1 re=$2 rc=0
 	shift 2
@@ -110,8 +104,7 @@ expecting_reports() {
 	return $rc
 }
 
-# ktap_why <status> <skip reason>: why a status other than 0 or a proper
-# skip is a failure, for the diagnostic line.
+# ktap_why <status> <skip reason>: why run_tests counts it a failure.
 ktap_why() {
 	if [ -n "$2" ]; then
 		echo " after skip \"$2\" (a skip must end the test with its status $SKIP_RC)"
@@ -124,12 +117,11 @@ ktap_why() {
 	fi
 }
 
+DEMOS=""
+demo() { DEMOS="$DEMOS $1"; }
 run_demo() {
 	for d in $DEMOS; do "demo_$d"; done
 }
-
-DEMOS=""
-demo() { DEMOS="$DEMOS $1"; }
 
 # The value of a kernel command-line parameter, or $2 when absent.
 cmdline_param() {
@@ -140,9 +132,8 @@ cmdline_param() {
 fail() { echo "$*"; return 1; }
 
 # check_impl <boot parameter> <log prefix> [<original> <new>]: the log line
-# "<prefix><impl>" names the implementation the parameter asked for, or
-# <new> (default rust; <original> c) when absent or, with a rejection
-# message, bad.
+# "<prefix><impl>" names the implementation the parameter asked for, or <new>
+# (default rust; <original> c) when absent or, with a rejection message, bad.
 check_impl() {
 	orig=${3:-c} new=${4:-rust}
 	want=$(cmdline_param "$1" "$new")
@@ -172,19 +163,9 @@ bad_value() {
 	esac
 }
 
-# errno_text <errno>: how a failed write reports it.
-errno_text() {
-	case $1 in
-	EINVAL) echo "Invalid argument" ;;
-	ERANGE) echo "Numerical result out of range" ;;
-	E2BIG) echo "Argument list too long" ;;
-	esac
-}
-
-# refuses <file> <name>:<errno>...: writing each named bad value (one
-# write, a newline after it) to <file> fails with that errno and <file>
-# reads back what it read before.  Every mismatch is reported ("none": the
-# write was taken), and a changed value put back.
+# refuses <file> <name>:<errno>...: each named bad value, one write with a
+# newline, fails with that errno, <file> unchanged; every mismatch reported
+# ("none": the write was taken), a changed value put back.
 refuses() {
 	local f=$1 before spec name want v err got bad=""
 	shift
@@ -195,10 +176,12 @@ refuses() {
 		if err=$(echo "$v" 2>&1 > "$f"); then
 			got=none
 		else
-			got=$(for e in EINVAL ERANGE E2BIG; do
-				case $err in *"$(errno_text $e)"*) echo $e ;; esac
-			done)
-			got=${got:-"'$err'"}
+			case $err in
+			*"Invalid argument"*) got=EINVAL ;;
+			*"Numerical result out of range"*) got=ERANGE ;;
+			*"Argument list too long"*) got=E2BIG ;;
+			*) got="'$err'" ;;
+			esac
 		fi
 		[ "$got" = "$want" ] || bad="$bad $name:$got(wanted $want)"
 		[ "$(cat "$f")" = "$before" ] || {
@@ -209,17 +192,15 @@ refuses() {
 	[ -z "$bad" ] || fail "$f:$bad"
 }
 
-# What the debugfs files the project writes through refuse (one mechanism:
-# DEFINE_MM_DEBUGFS_ATTRIBUTE): anything but a number, -ERANGE for one past
-# 2^64 - 1 (the kernel's parser), and a write longer than 23 bytes, which
-# the kernel's simple_attr_write() would cut short (long0 would read 0).
+# What the project's debugfs files refuse (DEFINE_MM_DEBUGFS_ATTRIBUTE):
+# anything but a number, 2^64 (-ERANGE), and a write longer than 23 bytes,
+# which the kernel's simple_attr_write() would cut short (long0 would read 0).
 DEBUGFS_BAD="empty:EINVAL space:EINVAL negative:EINVAL word:EINVAL trailing:EINVAL
 2^64:ERANGE long:EINVAL long0:EINVAL"
 # The switch files: anything but 1 and 0 on top of that.
 SWITCH_BAD="$DEBUGFS_BAD 2:EINVAL 2^32:EINVAL"
 
-# check_switch <debugfs file>: the debugfs file of an mm_impl_switch takes
-# 1 and 0, and refuses anything else with an error, keeping its value.
+# check_switch <debugfs file>: an mm_impl_switch's file takes 1 and 0 only.
 check_switch() {
 	local f=$1 booted v
 	booted=$(cat "$f")
