@@ -69,7 +69,7 @@ unsafe fn field<S, F>(base: NonNull<S>, offset: usize) -> *mut F {
 }
 
 // The decisions themselves: pure functions, also built and tested on the
-// host (`tools/testing/mmrust/host/`, part of `make test`).
+// host (`tools/testing/slub_partial/`, part of `make test`).
 #[path = "slub_partial/policy.rs"]
 mod policy;
 use policy::{

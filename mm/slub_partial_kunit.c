@@ -220,7 +220,7 @@ static void test_rust_matches_c(struct kunit *test)
 
 /*
  * The cases of mm/slub_partial_cases.h, which the host test of the same
- * Rust functions reads too (tools/testing/mmrust/host/).
+ * Rust functions reads too (tools/testing/slub_partial/).
  */
 enum shared_case_kind { DEFAULT, SLABS, NODE_DONE, OBJECTS };
 

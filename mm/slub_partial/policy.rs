@@ -5,8 +5,8 @@
 //! caches and slabs.
 //!
 //! Nothing here touches the kernel, so the same file is also compiled on
-//! the host with a test harness (`tools/testing/mmrust/host/`, run by
-//! `make test` and `make rusttest-mmrust`): the crate that includes it
+//! the host with a test harness (`tools/testing/slub_partial/`, run by
+//! `make test` and `make rusttest`): the crate that includes it
 //! provides `c_int` and `PAGE_SIZE`.
 
 use super::{c_int, PAGE_SIZE};

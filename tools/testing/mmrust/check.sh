@@ -6,7 +6,7 @@
 
 cd "$TOP"
 rc=0 series=$(grep -v '^#' patches/series)
-ours() { for d in mm include rust arch samples tools/testing/mmrust tools/testing/mmrust-bench tools/testing/selftests; do [ ! -d $d ] || find $d -name "$1"; done | sort; }
+ours() { for d in mm include rust arch samples tools/testing/mmrust tools/testing/mmrust-bench tools/testing/slub_partial tools/testing/selftests; do [ ! -d $d ] || find $d -name "$1"; done | sort; }
 cfiles=$(ours '*.[ch]')
 rsfiles=$(ours '*.rs')
 

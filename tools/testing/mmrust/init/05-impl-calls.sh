@@ -100,10 +100,12 @@ clear_calls_work() {
 	return $rc
 }
 
-# contpte: the kselftest contpte_mthp's data_read_back, 1 MiB of 64 KiB mTHP
-# mapped, changed, forked and unmapped (its THP settings put back).
+# contpte: a 64 KiB mTHP per 2 MiB of 32 MiB faulted in (demand_fault's
+# touches) and unmapped, the THP settings put back.
 contpte_calls_work() {
-	local out
-	out=$(cd /selftests && ./contpte_mthp -t data_read_back 2>&1) ||
-		fail "contpte_mthp -t data_read_back: $out"
+	local out rc=0
+	thp never 1 madvise
+	out=$(demand_fault thp 32 1 2>&1) || { fail "demand_fault thp 32 1: $out"; rc=1; }
+	thp_defaults
+	return $rc
 }

@@ -7,20 +7,19 @@
 KUNIT_MODULES="mm_impl_switch_kunit slub_partial_kunit hugetlb_bulk_free_kunit
 hugetlb_vmemmap_gp_kunit clear_pages_batch_kunit contpte_kunit"
 
-# User space mapping, folding and unmapping 64 KiB mTHP in a loop beside
+# User space mapping 64 KiB mTHP (contiguous) and unmapping it in a loop beside
 # the suites (arm64): the contpte suite's exact counts fail if they count
 # any thread but the test's own.  busy_end stops it, THP settings back.
 busy_begin() {
 	BUSY=""
-	[ -d /sys/kernel/debug/contpte ] && [ -x /selftests/contpte_mthp ] || return 0
+	[ -d /sys/kernel/debug/contpte ] || return 0
+	thp never 1 madvise
 	rm -f /tmp/busy.stop
-	( cd /selftests && while [ ! -e /tmp/busy.stop ]; do
-		./contpte_mthp -t data_read_back > /dev/null 2>&1; done ) &
+	( while [ ! -e /tmp/busy.stop ]; do demand_fault thp 32 1 > /dev/null 2>&1; done ) &
 	BUSY=$!
 }
 busy_end() {
 	[ -n "$BUSY" ] || return 0
-	# The run in progress ends, its THP settings put back, then the loop.
 	touch /tmp/busy.stop && wait "$BUSY"
 	thp_defaults
 	echo "note: user space mapped 64 KiB mTHP memory in a loop meanwhile"

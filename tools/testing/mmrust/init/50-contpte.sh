@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot tests and demonstration of arm64 contpte for user mappings
 # (contpte.rst), where the kernel has the switch (arm64); what a process
-# sees is the kselftest contpte_mthp's.
+# sees is the kselftest contpte_mthp's.  Uses thp and thp_defaults of
+# 40-clear-pages.sh.
 
 CT=/sys/kernel/debug/contpte
 
@@ -25,14 +26,21 @@ register contpte_switch_debugfs /sys/kernel/debug/contpte
 if [ -d $CT ]; then
 
 demo_contpte() {
+	local on old
 	echo "== arm64 contpte for user mappings (arch/arm64/mm/contpte.c; switch and events: mm/contpte_switch.c)"
-	echo "   /proc/vmstat now:"
-	grep '^contpte_' /proc/vmstat | sed 's/^/     /'
-	echo "   the kselftest contpte_mthp: each step's events, switch on, then off:"
-	(cd /selftests && ./contpte_mthp -t contpte_events -t switched_off_counts_nothing 2>&1) |
-		sed -n 's/^# \(run 1: \)/     /p; s/^\(ok\|not ok\) /     &/p'
-	echo "   /proc/vmstat after:"
-	grep '^contpte_' /proc/vmstat | sed 's/^/     /'
+	old=$(cat $CT/on)
+	thp never 1 madvise
+	for on in 1 0; do
+		echo "$on" > $CT/on
+		grep '^contpte_' /proc/vmstat > /tmp/contpte.before
+		demand_fault thp 32 1 > /dev/null
+		echo "   a 64 KiB mTHP per 2 MiB of 32 MiB faulted in and unmapped, switch $CT/on = $on:"
+		awk 'NR == FNR { b[$1] = $2; next } /^contpte_/ { printf "     %s +%d\n", $1, $2 - b[$1] }' \
+			/tmp/contpte.before /proc/vmstat
+	done
+	thp_defaults
+	echo "$old" > $CT/on
+	echo "   each step's events, checked: the kselftest contpte_mthp (contpte.rst)"
 }
 demo contpte
 

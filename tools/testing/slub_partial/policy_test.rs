@@ -3,8 +3,8 @@
 //! Host test of the SLUB per-cpu partial decisions (`mm/slub_partial/policy.rs`,
 //! the very file the kernel builds into `mm/slub_partial.rs`).
 //!
-//! Built with the host's `rustc --test` by `tools/testing/mmrust/rusttest.sh`
-//! (`make rusttest-mmrust`, part of `make test`):
+//! Built with the host's `rustc --test` by this directory's Makefile
+//! (`make -C tools/testing/slub_partial run`; `make test` runs it):
 //!
 //! - the cases of `mm/slub_partial_cases.h`, worked by hand from seed
 //!   003's rules, which the KUnit suite `slub_partial_rust` runs in the
@@ -26,7 +26,7 @@ use core::ffi::c_int;
 /// The page size the cases assume (the x86_64 and arm64 test images').
 const PAGE_SIZE: usize = 4096;
 
-#[path = "../../../../mm/slub_partial/policy.rs"]
+#[path = "../../../mm/slub_partial/policy.rs"]
 mod policy;
 
 use policy::{
@@ -34,7 +34,7 @@ use policy::{
 };
 
 /// The cases file, as the KUnit suite includes it.
-const CASES: &str = include_str!("../../../../mm/slub_partial_cases.h");
+const CASES: &str = include_str!("../../../mm/slub_partial_cases.h");
 
 /// The numbers of every `<name>(a, b, c)` line of the cases file.
 fn cases(name: &str) -> Vec<[u64; 3]> {

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The oracle of slub_partial_policy_test.rs: the C original of the SLUB
+ * The oracle of policy_test.rs: the C original of the SLUB
  * per-cpu partial decisions, the slub_c_*() of <linux/slub_partial.h> that
  * mm/slub.c runs with slub_partial_impl=c, compiled by the host's C
  * compiler with unsigned int arithmetic as the kernel has it (wrapping
  * modulo 2^32).  Another language, another compiler and the base's own
  * expressions: not a copy of the Rust under test.
  *
- * rusttest.sh builds it against a few stand-in headers (PAGE_SIZE 4096,
- * DIV_ROUND_UP() as <linux/math.h> defines it) and links it into the test.
+ * The Makefile builds it against the stand-in headers of this directory
+ * (PAGE_SIZE 4096, DIV_ROUND_UP() as <linux/math.h> defines it) and links
+ * it into the test.
  */
 #include <linux/slub_partial.h>
 
