@@ -350,6 +350,10 @@ TEST_F(mthp, switched_off_counts_nothing)
 	ASSERT_EQ(0, knob_change(&self->knobs, self->why, sizeof(self->why), CONTPTE_ON, "0"))
 		TH_LOG("%s", self->why);
 	expect_events(_metadata, self, none);
+	/* No event counted must not be no 64 KiB mTHP mapped. */
+	EXPECT_LE(NR_BLOCKS, self->run.allocs[TOUCH])
+		TH_LOG("touch: want one 64 KiB mTHP per block (anon_fault_alloc), %ld",
+		       self->run.allocs[TOUCH]);
 	EXPECT_TRUE(WIFEXITED(self->run.child_status) && !WEXITSTATUS(self->run.child_status))
 		TH_LOG("the child read wrong bytes after fork()");
 	EXPECT_EQ((size_t)0, self->run.bad_parent)
